@@ -1,0 +1,1 @@
+"""The shared core: board geometry, connectivity kernels, game state, env, records, rendering."""

@@ -1,0 +1,340 @@
+"""What every game shares: the immutable :class:`Game` (options, geometry, actions, observation
+planes) and the mutable :class:`GameState` of SPEC.md (clone, legal actions, apply, end, returns,
+serialisation).
+
+A game module subclasses both and supplies only its rules: ``GameState._apply`` (one action,
+already known to be legal), ``_refresh`` (derived facts such as living domains and the legal mask,
+recomputed from the stored bits), ``observation`` and ``scores``.
+
+Players and sides: the state knows which *player* (0 for ``player_0``, 1 for ``player_1``) holds
+which *side* (0 for the first side, Black or Vertical; 1 for the second). Player ``p`` holds side
+``p ^ flip``. ``flip`` starts at 1 when the env is reset with ``swap_sides`` and is toggled by a pie
+swap, so agents keep their names while sides move between them. ``returns()`` is indexed by player.
+"""
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+import numpy as np
+
+from .geometry import Geometry
+from .options import check_known, check_max_moves
+
+
+class IllegalActionError(ValueError):
+    """An action that is out of range, masked out, or played after the end of the game."""
+
+
+@dataclass(frozen=True)
+class Plane:
+    """One channel of the observation: its name, meaning and value range (int8)."""
+
+    name: str
+    description: str
+    low: int = 0
+    high: int = 1
+
+
+class Game(ABC):
+    """A game with fixed options. Cheap to share: states point to it and never change it."""
+
+    name: str = ""
+    sides: tuple[str, str] = ("black", "white")
+    special_actions: tuple[str, ...] = ()
+    option_defaults: dict = {}
+    planes: tuple[Plane, ...] = ()
+    state_class: type = None  # set by each game module
+
+    def __init__(self, **options):
+        check_known(self.name, options, tuple(self.option_defaults) + ("max_moves",))
+        merged = {**self.option_defaults, **options}
+        self.geometry: Geometry = self._validate(merged)
+        self.options = {k: merged[k] for k in self.option_defaults}
+        self.max_moves = check_max_moves(merged.get("max_moves"), self.default_max_moves())
+        self.options["max_moves"] = self.max_moves
+        self.num_cells = self.geometry.num_cells
+        self.num_actions = self.num_cells + len(self.special_actions)
+        self.obs_shape = (self.geometry.height, self.geometry.width, len(self.planes))
+        self.obs_low = np.broadcast_to(np.array([p.low for p in self.planes], np.int8), self.obs_shape)
+        self.obs_high = np.broadcast_to(np.array([p.high for p in self.planes], np.int8), self.obs_shape)
+
+    # --- hooks for each game ------------------------------------------------------------------
+    @abstractmethod
+    def _validate(self, options: dict) -> Geometry:
+        """Check ``options`` in place (normalising values) and return the board geometry."""
+
+    def default_max_moves(self) -> int:
+        return 10 * self.geometry.num_points
+
+    # --- actions and notation -----------------------------------------------------------------
+    def action_to_notation(self, action: int) -> str:
+        action = int(action)
+        if 0 <= action < self.num_cells:
+            return self.geometry.to_notation(action)
+        if self.num_cells <= action < self.num_actions:
+            return self.special_actions[action - self.num_cells]
+        raise ValueError(f"action {action} out of range 0..{self.num_actions - 1}")
+
+    def notation_to_action(self, text: str) -> int:
+        t = text.strip().lower()
+        if t in self.special_actions:
+            return self.num_cells + self.special_actions.index(t)
+        return self.geometry.from_notation(t)
+
+    # --- states -------------------------------------------------------------------------------
+    def new_state(self, swap_sides: bool = False) -> "GameState":
+        return self.state_class(self, swap_sides)
+
+    def state_from_dict(self, data: dict) -> "GameState":
+        return self.state_class.from_dict(data, game=self)
+
+    def describe(self) -> str:
+        opts = ", ".join(f"{k}={v}" for k, v in self.options.items())
+        return f"{self.name}({opts})"
+
+    def __repr__(self) -> str:
+        return self.describe()
+
+
+class GameState(ABC):
+    """The full state of one game. Every field is either stored (serialised) or derived from the
+    stored fields by ``_refresh`` (never serialised, always copied by ``clone``)."""
+
+    __slots__ = ("game", "board", "to_move", "flip", "move_number", "history", "terminal", "winner",
+                 "mask")
+
+    def __init__(self, game: Game, swap_sides: bool = False):
+        self.game = game
+        self.board = np.zeros(game.num_cells, dtype=np.int8)
+        self.to_move = 0  # side to move: 0 first side, 1 second side
+        self.flip = int(bool(swap_sides))
+        self.move_number = 0
+        self.history: list[int] = []
+        self.terminal = False
+        self.winner = -1  # side that won, -1 for none (ongoing or draw)
+        self.mask = np.zeros(game.num_actions, dtype=np.int8)
+        self._init_extra()
+        self._refresh()
+
+    # --- hooks --------------------------------------------------------------------------------
+    def _init_extra(self) -> None:
+        """Set the game's own stored fields to their values at the start."""
+
+    @abstractmethod
+    def _refresh(self) -> None:
+        """Recompute the derived fields (legal mask included) from the stored ones."""
+
+    @abstractmethod
+    def _apply(self, action: int) -> None:
+        """Play a legal action: update the stored and derived fields, ``to_move``, ``terminal`` and
+        ``winner``."""
+
+    def _extra_fields(self) -> dict:
+        return {}
+
+    def _load_extra(self, data: dict) -> None:
+        pass
+
+    def scores(self):
+        """Points per side, ``(first, second)``, komi included; ``None`` for games without points."""
+        return None
+
+    @abstractmethod
+    def observation(self, player: int) -> np.ndarray:
+        """int8 planes ``(H, W, C)`` seen by ``player`` (the game's docstring table)."""
+
+    def overlays(self) -> list:
+        """Derived facts to tint in pictures: ``(mask (N,), rgb, alpha)``."""
+        return []
+
+    # --- players and sides --------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        """The player (0 or 1) to act, whatever side it holds."""
+        return self.to_move ^ self.flip
+
+    def side_of(self, player: int) -> int:
+        return player ^ self.flip
+
+    def side_name(self, side: int) -> str:
+        return self.game.sides[side]
+
+    # --- the SPEC.md state API ----------------------------------------------------------------
+    def legal_mask(self) -> np.ndarray:
+        """int8 mask over all actions for the player to act (all zeros at the end). Read-only view."""
+        view = self.mask.view()
+        view.flags.writeable = False
+        return view
+
+    def legal_actions(self) -> np.ndarray:
+        return np.flatnonzero(self.mask)
+
+    def is_legal(self, action) -> bool:
+        try:
+            return bool(self.mask[self._as_action(action)])
+        except IllegalActionError:
+            return False
+
+    def _as_action(self, action) -> int:
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            raise IllegalActionError(f"action {action!r} is not an integer") from None
+        if a != action or isinstance(action, bool):
+            raise IllegalActionError(f"action {action!r} is not an integer")
+        if not 0 <= a < self.game.num_actions:
+            raise IllegalActionError(f"action {a} out of range 0..{self.game.num_actions - 1}")
+        return a
+
+    def apply(self, action) -> "GameState":
+        """Play ``action`` for the player to act. An illegal action raises
+        :class:`IllegalActionError` and leaves the state unchanged. Returns ``self``."""
+        a = self._as_action(action)
+        if self.terminal:
+            raise IllegalActionError(f"action {a}: the game is over")
+        if not self.mask[a]:
+            raise IllegalActionError(
+                f"illegal action {a} ({self.game.action_to_notation(a)}) for "
+                f"{self.side_name(self.to_move)}; legal: "
+                f"{' '.join(self.game.action_to_notation(x) for x in self.legal_actions()[:12])}"
+                f"{' ...' if self.mask.sum() > 12 else ''}")
+        self._apply(a)
+        self.history.append(a)
+        self.move_number += 1
+        if self.terminal:
+            self.mask[:] = 0
+        return self
+
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def returns(self) -> np.ndarray:
+        """+1 / -1 / 0 per player (index 0 is ``player_0``); zeros while the game goes on."""
+        out = np.zeros(2, dtype=np.float32)
+        if self.terminal and self.winner >= 0:
+            winner_player = self.winner ^ self.flip
+            out[winner_player] = 1.0
+            out[1 - winner_player] = -1.0
+        return out
+
+    def clone(self) -> "GameState":
+        """An independent copy (cheap: a few small array copies; the game is shared)."""
+        new = object.__new__(type(self))
+        new.game = self.game
+        new.board = self.board.copy()
+        new.to_move = self.to_move
+        new.flip = self.flip
+        new.move_number = self.move_number
+        new.history = self.history.copy()
+        new.terminal = self.terminal
+        new.winner = self.winner
+        new.mask = self.mask.copy()
+        self._clone_extra(new)
+        return new
+
+    def _clone_extra(self, new: "GameState") -> None:
+        """Copy the game's own fields (stored and derived) into ``new``."""
+
+    # --- serialisation ------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """A plain dict (JSON-ready) with every stored bit of the state."""
+        return {
+            "game": self.game.name,
+            "options": dict(self.game.options),
+            "board": self.board.tolist(),
+            "to_move": self.to_move,
+            "flip": self.flip,
+            "move_number": self.move_number,
+            "history": list(self.history),
+            "terminal": self.terminal,
+            "winner": self.winner,
+            **self._extra_fields(),
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: dict, game: Game | None = None) -> "GameState":
+        if game is None:
+            from ..registry import make_game
+            game = make_game(data["game"], **data["options"])
+        if data.get("game") != game.name:
+            raise ValueError(f"state of game {data.get('game')!r} given to {game.name}")
+        state = object.__new__(cls)
+        state.game = game
+        board = np.asarray(data["board"], dtype=np.int64)
+        if board.shape != (game.num_cells,) or board.min(initial=0) < 0 or board.max(initial=0) > 2:
+            raise ValueError("state dict: 'board' must hold one value 0, 1 or 2 per cell")
+        if np.any(board[~game.geometry.on_board] != 0):
+            raise ValueError("state dict: 'board' has stones off the board")
+        state.board = board.astype(np.int8)
+        state.to_move = _flag(data, "to_move")
+        state.flip = _flag(data, "flip")
+        state.move_number = int(data["move_number"])
+        state.history = [int(a) for a in data["history"]]
+        state.terminal = bool(data["terminal"])
+        state.winner = int(data["winner"])
+        if state.winner not in (-1, 0, 1):
+            raise ValueError("state dict: 'winner' must be -1, 0 or 1")
+        state.mask = np.zeros(game.num_actions, dtype=np.int8)
+        state._load_extra(data)
+        state._refresh()
+        if state.terminal:
+            state.mask[:] = 0
+        return state
+
+    @classmethod
+    def from_json(cls, text: str, game: Game | None = None) -> "GameState":
+        return cls.from_dict(json.loads(text), game=game)
+
+    def __eq__(self, other) -> bool:
+        return type(other) is type(self) and self.to_dict() == other.to_dict()
+
+    __hash__ = None
+
+    # --- display ------------------------------------------------------------------------------
+    def render_ansi(self) -> str:
+        from .render import render_ansi
+        return render_ansi(self.game.geometry.kind, *self.game.geometry.shape, self.game.geometry.on_board,
+                           self.board, header=self._header(), footer=self._footer())
+
+    def render_rgb(self, overlays: bool = True, cell_px: int = 32) -> np.ndarray:
+        from .render import render_rgb
+        last = self.history[-1] if self.history and self.history[-1] < self.game.num_cells else -1
+        return render_rgb(self.game.geometry.kind, *self.game.geometry.shape, self.game.geometry.on_board,
+                          self.board, overlays=self.overlays() if overlays else (), last_move=last,
+                          cell_px=cell_px)
+
+    def _header(self) -> str:
+        g = self.game
+        if self.terminal:
+            return f"{g.name} {g.geometry.describe()} - game over after {self.move_number} moves"
+        player = self.current_player
+        return (f"{g.name} {g.geometry.describe()} - move {self.move_number + 1}: "
+                f"{self.side_name(self.to_move)} (player_{player}) to play")
+
+    def _footer(self) -> str:
+        parts = []
+        s = self.scores()
+        if s is not None:
+            parts.append(f"score {self.game.sides[0]} {_num(s[0])}, {self.game.sides[1]} {_num(s[1])}")
+        if self.terminal:
+            parts.append("draw" if self.winner < 0 else f"{self.side_name(self.winner)} wins")
+        return " - ".join(parts)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.game.describe()} move {self.move_number}>"
+
+
+def _num(x) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+def _flag(data: dict, key: str) -> int:
+    value = data[key]
+    if value not in (0, 1):
+        raise ValueError(f"state dict: {key!r} must be 0 or 1, got {value!r}")
+    return int(value)

@@ -1,0 +1,221 @@
+"""Connectivity kernels shared by the four games, compiled with numba.
+
+All kernels work on flat cell arrays and the neighbour table of a :class:`Geometry` (``neighbours``
+int32 ``(N, D)`` padded with -1, ``degree`` int32 ``(N,)``). They allocate only their outputs, touch
+each cell and each edge a bounded number of times (time linear in the number of cells), and hold no
+Python objects, so batched kernels can call them from ``prange`` loops.
+
+Vocabulary (RULINGS.md): a *group* is a maximal connected set of same-coloured stones; a *region*
+(Lifeline, Linage) or *territory* (Asli) is a maximal connected set of empty points; a Lin *domain*
+of a colour is a maximal connected set of points holding no stone of the other colour. Every one of
+them is a connected component of a cell set, possibly with the extra condition that neighbours share
+a value.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+EMPTY = 0
+BLACK = 1  # the first side (Vertical in Linage)
+WHITE = 2
+
+
+@njit(cache=True)
+def label_components(member, neighbours, degree):
+    """Connected components of the cells where ``member`` is true.
+
+    Returns ``(labels, count)``: ``labels[i]`` is the component of cell ``i`` (0..count-1, numbered
+    in order of their smallest cell) or -1 for a non-member.
+    """
+    n = member.shape[0]
+    labels = np.full(n, -1, dtype=np.int32)
+    stack = np.empty(n, dtype=np.int32)
+    count = 0
+    for start in range(n):
+        if not member[start] or labels[start] >= 0:
+            continue
+        labels[start] = count
+        top = 0
+        stack[top] = start
+        top += 1
+        while top > 0:
+            top -= 1
+            cell = stack[top]
+            for k in range(degree[cell]):
+                nb = neighbours[cell, k]
+                if member[nb] and labels[nb] < 0:
+                    labels[nb] = count
+                    stack[top] = nb
+                    top += 1
+        count += 1
+    return labels, count
+
+
+@njit(cache=True)
+def label_equal_components(values, active, neighbours, degree):
+    """Components of active cells where neighbours are joined only if their ``values`` are equal.
+
+    With ``values = board`` and ``active = board > 0`` these are the groups of stones; with
+    ``active = on_board & (board == 0)`` the regions of empty points. Returns ``(labels, count)`` as
+    :func:`label_components`.
+    """
+    n = values.shape[0]
+    labels = np.full(n, -1, dtype=np.int32)
+    stack = np.empty(n, dtype=np.int32)
+    count = 0
+    for start in range(n):
+        if not active[start] or labels[start] >= 0:
+            continue
+        v = values[start]
+        labels[start] = count
+        top = 0
+        stack[top] = start
+        top += 1
+        while top > 0:
+            top -= 1
+            cell = stack[top]
+            for k in range(degree[cell]):
+                nb = neighbours[cell, k]
+                if active[nb] and labels[nb] < 0 and values[nb] == v:
+                    labels[nb] = count
+                    stack[top] = nb
+                    top += 1
+        count += 1
+    return labels, count
+
+
+@njit(cache=True)
+def label_groups(board, neighbours, degree):
+    """Groups of stones: ``(labels, count)``, -1 on empty cells."""
+    return label_equal_components(board, board > 0, neighbours, degree)
+
+
+@njit(cache=True)
+def label_regions(board, on_board, neighbours, degree):
+    """Regions of empty on-board cells: ``(labels, count)``, -1 on stones and off-board cells."""
+    return label_equal_components(board, on_board & (board == EMPTY), neighbours, degree)
+
+
+@njit(cache=True)
+def component_sizes(labels, count):
+    sizes = np.zeros(count, dtype=np.int32)
+    for i in range(labels.shape[0]):
+        if labels[i] >= 0:
+            sizes[labels[i]] += 1
+    return sizes
+
+
+@njit(cache=True)
+def any_per_component(labels, count, flag):
+    """``out[k]`` is true iff some cell of component ``k`` has ``flag`` set."""
+    out = np.zeros(count, dtype=np.bool_)
+    for i in range(labels.shape[0]):
+        if labels[i] >= 0 and flag[i]:
+            out[labels[i]] = True
+    return out
+
+
+@njit(cache=True)
+def region_group_adjacency(region_labels, n_regions, group_labels, n_groups, neighbours, degree):
+    """The distinct (region, group) pairs that touch, in compressed-row form.
+
+    Returns ``(start, groups)``: the groups adjacent to region ``k`` are
+    ``groups[start[k]:start[k + 1]]``, each listed once. Linear time: cells are bucketed by region
+    (counting sort) and a per-group stamp removes duplicates.
+    """
+    n = region_labels.shape[0]
+    # bucket the region cells by label
+    offsets = np.zeros(n_regions + 1, dtype=np.int32)
+    for i in range(n):
+        if region_labels[i] >= 0:
+            offsets[region_labels[i] + 1] += 1
+    for k in range(n_regions):
+        offsets[k + 1] += offsets[k]
+    order = np.empty(offsets[n_regions], dtype=np.int32)
+    fill = offsets[:-1].copy()
+    for i in range(n):
+        k = region_labels[i]
+        if k >= 0:
+            order[fill[k]] = i
+            fill[k] += 1
+    stamp = np.full(max(n_groups, 1), -1, dtype=np.int32)
+    start = np.zeros(n_regions + 1, dtype=np.int32)
+    pairs = np.empty(max(n * neighbours.shape[1], 1), dtype=np.int32)
+    m = 0
+    for k in range(n_regions):
+        start[k] = m
+        for j in range(offsets[k], offsets[k + 1]):
+            cell = order[j]
+            for d in range(degree[cell]):
+                g = group_labels[neighbours[cell, d]]
+                if g >= 0 and stamp[g] != k:
+                    stamp[g] = k
+                    pairs[m] = g
+                    m += 1
+    start[n_regions] = m
+    return start, pairs[:m].copy()
+
+
+@njit(cache=True)
+def group_colours(board, group_labels, n_groups):
+    colours = np.zeros(n_groups, dtype=np.int8)
+    for i in range(board.shape[0]):
+        if group_labels[i] >= 0:
+            colours[group_labels[i]] = board[i]
+    return colours
+
+
+@njit(cache=True)
+def alive_groups(board, on_board, neighbours, degree):
+    """Liveness of every group (Lifeline, Asli): a group is alive iff some empty region next to it
+    also touches another group of its colour. A lone group is dead.
+
+    Returns ``(group_labels, n_groups, alive)`` with ``alive`` bool ``(n_groups,)``.
+    """
+    groups, n_groups = label_groups(board, neighbours, degree)
+    regions, n_regions = label_regions(board, on_board, neighbours, degree)
+    start, adj = region_group_adjacency(regions, n_regions, groups, n_groups, neighbours, degree)
+    colour = group_colours(board, groups, n_groups)
+    alive = np.zeros(n_groups, dtype=np.bool_)
+    for k in range(n_regions):
+        n_black = 0
+        n_white = 0
+        for j in range(start[k], start[k + 1]):
+            if colour[adj[j]] == BLACK:
+                n_black += 1
+            else:
+                n_white += 1
+        for j in range(start[k], start[k + 1]):
+            g = adj[j]
+            if (colour[g] == BLACK and n_black >= 2) or (colour[g] == WHITE and n_white >= 2):
+                alive[g] = True
+    return groups, n_groups, alive
+
+
+@njit(cache=True)
+def mark_runs(member, height, width, length, on_row, on_col):
+    """Mark the cells of a square grid that lie on a run of at least ``length`` member cells in
+    their row (``on_row``) or in their column (``on_col``). Both outputs are overwritten."""
+    on_row[:] = False
+    on_col[:] = False
+    for r in range(height):
+        run = 0
+        for c in range(width + 1):
+            if c < width and member[r * width + c]:
+                run += 1
+            else:
+                if run >= length:
+                    for k in range(c - run, c):
+                        on_row[r * width + k] = True
+                run = 0
+    for c in range(width):
+        run = 0
+        for r in range(height + 1):
+            if r < height and member[r * width + c]:
+                run += 1
+            else:
+                if run >= length:
+                    for k in range(r - run, r):
+                        on_col[k * width + c] = True
+                run = 0

@@ -1,0 +1,191 @@
+"""The rules of Lin, as ``../shared/rules/lin.txt`` and RULINGS.md read them.
+
+Black and White place stones on an odd square board. A *domain* of a colour is a maximal
+orthogonally connected set of points holding no stone of the other colour; it is *alive* if it
+contains ``line_length`` orthogonally contiguous points in one row or column (own stones and empty
+points both count).
+
+* A placement is legal iff the point is empty and lies in a living domain of the mover's colour.
+  There is no pass.
+* After a placement every enemy stone in no living enemy domain is removed.
+* The game ends right after a placement when no point lies in living domains of both colours.
+* Score: points (stones and empty points) in living domains of one's colour, plus ``komi`` for
+  White. Higher score wins; a tie (possible with an odd komi) is a draw.
+
+Why the step is cheap: a domain is a component of "not the other colour", and a component is alive
+iff one of its cells lies on a run of ``line_length`` member cells (a run is connected, so it lies
+inside one component). Black's placement only shrinks White's domains, and removing White stones
+does not change them, so one labelling per colour per step suffices: White's domains after the
+stone, then Black's domains after the removals. Every kernel below is linear in the cells.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..core.game import Game, GameState, Plane
+from ..core.geometry import square
+from ..core.kernels import BLACK, EMPTY, any_per_component, label_components, mark_runs
+from ..core.options import check_int, check_number
+
+
+@njit(cache=True)
+def living_domains(board, colour, height, width, line_length, neighbours, degree, out):
+    """Write into ``out`` (bool (N,)) the points that lie in living domains of ``colour``."""
+    member = board != (3 - colour)
+    labels, count = label_components(member, neighbours, degree)
+    on_row = np.empty(member.shape[0], dtype=np.bool_)
+    on_col = np.empty(member.shape[0], dtype=np.bool_)
+    mark_runs(member, height, width, line_length, on_row, on_col)
+    alive = any_per_component(labels, count, on_row | on_col)
+    for i in range(member.shape[0]):
+        out[i] = labels[i] >= 0 and alive[labels[i]]
+
+
+@njit(cache=True)
+def refresh_lin(board, height, width, line_length, neighbours, degree, alive, mask, to_move):
+    """Living domains of both colours into ``alive`` (2, N), the legal mask of side ``to_move``
+    (0 Black, 1 White) into ``mask``; returns the number of contested points."""
+    living_domains(board, 1, height, width, line_length, neighbours, degree, alive[0])
+    living_domains(board, 2, height, width, line_length, neighbours, degree, alive[1])
+    contested = 0
+    for i in range(board.shape[0]):
+        if alive[0, i] and alive[1, i]:
+            contested += 1
+        mask[i] = board[i] == EMPTY and alive[to_move, i]
+    return contested
+
+
+@njit(cache=True)
+def place_lin(board, side, cell, height, width, line_length, neighbours, degree, alive, mask):
+    """Side ``side`` (0 Black, 1 White) places on ``cell`` (legal); enemy stones in no living
+    enemy domain are removed; ``alive`` and ``mask`` (for the enemy, who moves next) are updated.
+    Returns ``(removed, contested)``."""
+    mover = side + 1
+    enemy = 3 - mover
+    board[cell] = mover
+    living_domains(board, enemy, height, width, line_length, neighbours, degree, alive[enemy - 1])
+    removed = 0
+    for i in range(board.shape[0]):
+        if board[i] == enemy and not alive[enemy - 1, i]:
+            board[i] = EMPTY
+            removed += 1
+    living_domains(board, mover, height, width, line_length, neighbours, degree, alive[mover - 1])
+    contested = 0
+    for i in range(board.shape[0]):
+        both = alive[0, i] and alive[1, i]
+        contested += both
+        mask[i] = board[i] == EMPTY and alive[enemy - 1, i]
+    return removed, contested
+
+
+@njit(cache=True)
+def lin_planes(board, alive, mask, observer, legal_for_observer, komi_plane, out):
+    """Fill the observation ``out`` (H, W, 10) int8 for side ``observer`` (see PLANES)."""
+    height, width = out.shape[0], out.shape[1]
+    own = observer + 1
+    for r in range(height):
+        for c in range(width):
+            i = r * width + c
+            b = board[i]
+            a_own = alive[observer, i]
+            a_opp = alive[1 - observer, i]
+            out[r, c, 0] = b == own
+            out[r, c, 1] = b != EMPTY and b != own
+            out[r, c, 2] = b == EMPTY
+            out[r, c, 3] = 1
+            out[r, c, 4] = a_own
+            out[r, c, 5] = a_opp
+            out[r, c, 6] = a_own and a_opp
+            out[r, c, 7] = legal_for_observer and mask[i]
+            out[r, c, 8] = observer
+            out[r, c, 9] = komi_plane
+
+
+PLANES = (
+    Plane("own_stones", "stones of the observer"),
+    Plane("opponent_stones", "stones of the opponent"),
+    Plane("empty", "empty points"),
+    Plane("on_board", "points of the board (all ones: Lin boards are square)"),
+    Plane("own_living", "points in living domains of the observer's colour"),
+    Plane("opponent_living", "points in living domains of the opponent's colour"),
+    Plane("contested", "points in living domains of both colours (the game ends when none is left)"),
+    Plane("legal", "the observer's legal placements (all zeros when the observer is not to move)"),
+    Plane("side", "constant: 0 if the observer plays Black, 1 if White"),
+    Plane("komi", "constant: the observer's komi as a percentage of the board's points, "
+                  "round(100 * k / points) clipped to [-100, 100], k = +komi for White, -komi for Black",
+          -100, 100),
+)
+
+
+class LinGame(Game):
+    """Lin with fixed options: ``board_size`` (odd, 5..25, default 9), ``line_length`` (2..board
+    size, default 6), ``komi`` (integer, default 0, added to White's score), ``max_moves``."""
+
+    name = "lin"
+    sides = ("black", "white")
+    option_defaults = {"board_size": 9, "line_length": 6, "komi": 0}
+    planes = PLANES
+
+    def _validate(self, o):
+        o["board_size"] = check_int("board_size", o["board_size"], 5, 25, odd=True)
+        o["line_length"] = check_int("line_length", o["line_length"], 2, o["board_size"])
+        o["komi"] = check_number("komi", o["komi"], integer=True, low=-625, high=625)
+        points = o["board_size"] ** 2
+        # komi plane per observing side: +komi for White, -komi for Black, as % of the board
+        self.komi_planes = tuple(max(-100, min(100, round(100 * k / points))) for k in (-o["komi"], o["komi"]))
+        return square(o["board_size"])
+
+    def default_max_moves(self) -> int:
+        # random play ends 9x9 games in under 100 moves; stones are removed, so allow ample room
+        return 20 * self.geometry.num_points
+
+
+class LinState(GameState):
+    __slots__ = ("alive", "contested")
+
+    def _init_extra(self):
+        n = self.game.num_cells
+        self.alive = np.zeros((2, n), dtype=np.bool_)
+        self.contested = 0
+
+    def _clone_extra(self, new):
+        new.alive = self.alive.copy()
+        new.contested = self.contested
+
+    def _load_extra(self, data):
+        self._init_extra()
+
+    def _refresh(self):
+        g = self.game.geometry
+        self.contested = refresh_lin(self.board, g.height, g.width, self.game.options["line_length"],
+                                     g.neighbours, g.degree, self.alive, self.mask, self.to_move)
+
+    def _apply(self, action):
+        g = self.game.geometry
+        _, self.contested = place_lin(self.board, self.to_move, action, g.height, g.width,
+                                      self.game.options["line_length"], g.neighbours, g.degree,
+                                      self.alive, self.mask)
+        self.to_move ^= 1
+        if self.contested == 0:
+            self.terminal = True
+            black, white = self.scores()
+            self.winner = 0 if black > white else 1 if white > black else -1
+
+    def scores(self):
+        return (int(self.alive[0].sum()), int(self.alive[1].sum()) + self.game.options["komi"])
+
+    def observation(self, player: int) -> np.ndarray:
+        side = player ^ self.flip
+        out = np.empty(self.game.obs_shape, dtype=np.int8)
+        lin_planes(self.board, self.alive, self.mask, side, side == self.to_move and not self.terminal,
+                   self.game.komi_planes[side], out)
+        return out
+
+    def overlays(self):
+        return [(self.alive[0] & ~self.alive[1], (40, 40, 40), 0.25),
+                (self.alive[1] & ~self.alive[0], (250, 250, 250), 0.35),
+                (self.alive[0] & self.alive[1], (200, 60, 60), 0.2)]
+
+
+LinGame.state_class = LinState

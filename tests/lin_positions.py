@@ -1,0 +1,27 @@
+"""Build Lin positions from pictures for the rule scenarios ('X' Black, 'O' White, '.' empty)."""
+import numpy as np
+
+from territory_envs import make_game
+
+
+def lin_position(rows, to_move="black", line_length=4, komi=0):
+    rows = [r.replace(" ", "") for r in rows]
+    size = len(rows)
+    game = make_game("lin", board_size=size, line_length=line_length, komi=komi)
+    data = game.new_state().to_dict()
+    data["board"] = [".XO".index(ch) for row in rows for ch in row]
+    data["to_move"] = 0 if to_move == "black" else 1
+    return game.state_from_dict(data)
+
+
+def points(state, *names):
+    return sorted(state.game.notation_to_action(n) for n in names)
+
+
+def legal_names(state):
+    return sorted(state.game.action_to_notation(a) for a in state.legal_actions())
+
+
+def picture(state):
+    n = state.game.geometry.width
+    return ["".join(".XO"[v] for v in state.board[r * n:(r + 1) * n]) for r in range(n)]

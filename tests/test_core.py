@@ -1,0 +1,165 @@
+"""The shared core: geometry, notation and the connectivity kernels on square and hexhex boards,
+checked against direct Python versions on random boards."""
+from collections import deque
+
+import numpy as np
+import pytest
+
+from territory_envs.core import kernels
+from territory_envs.core.geometry import hexhex, square
+
+GEOMETRIES = [square(5), square(9), square(19), hexhex(3), hexhex(5), hexhex(8)]
+
+
+def direct_neighbours(geo, cell):
+    r, c = geo.coords(cell)
+    steps = [(-1, 0), (1, 0), (0, -1), (0, 1)]
+    if geo.kind == "hex":
+        steps += [(-1, 1), (1, -1)]
+    out = set()
+    for dr, dc in steps:
+        rr, cc = r + dr, c + dc
+        if 0 <= rr < geo.height and 0 <= cc < geo.width and geo.on_board[geo.cell(rr, cc)]:
+            out.add(geo.cell(rr, cc))
+    return out
+
+
+def direct_components(geo, member, same=None):
+    """Components by BFS; ``same(a, b)`` decides whether two member neighbours join."""
+    seen, comps = set(), []
+    for start in range(geo.num_cells):
+        if not member[start] or start in seen:
+            continue
+        comp, queue = {start}, deque([start])
+        seen.add(start)
+        while queue:
+            cell = queue.popleft()
+            for nb in direct_neighbours(geo, cell):
+                if member[nb] and nb not in seen and (same is None or same(cell, nb)):
+                    seen.add(nb)
+                    comp.add(nb)
+                    queue.append(nb)
+        comps.append(frozenset(comp))
+    return set(comps)
+
+
+def as_sets(labels, count):
+    return {frozenset(np.flatnonzero(labels == k).tolist()) for k in range(count)}
+
+
+def random_board(geo, rng, density):
+    board = rng.choice(np.array([0, 1, 2], np.int8), size=geo.num_cells, p=[1 - density, density / 2, density / 2])
+    board[~geo.on_board] = 0
+    return board
+
+
+def test_board_shapes():
+    assert square(9).num_points == 81 and square(9).neighbours.shape == (81, 4)
+    for b in (3, 5, 12):
+        geo = hexhex(b)
+        assert geo.shape == (2 * b - 1, 2 * b - 1)
+        assert geo.num_points == 3 * b * b - 3 * b + 1
+    assert hexhex(5).num_points == 61 and hexhex(7).num_points == 127 and hexhex(12).num_points == 397
+    assert square(7) is square(7)
+
+
+@pytest.mark.parametrize("geo", GEOMETRIES, ids=lambda g: g.describe())
+def test_neighbour_tables(geo):
+    for cell in range(geo.num_cells):
+        got = set(geo.neighbours[cell, :geo.degree[cell]].tolist())
+        assert got == (direct_neighbours(geo, cell) if geo.on_board[cell] else set())
+        assert (geo.neighbours[cell, geo.degree[cell]:] == -1).all()
+    if geo.kind == "hex":  # interior cells have 6 neighbours, the 6 corners have 3
+        assert sorted(set(geo.degree[geo.on_board].tolist())) == [3, 4, 6]
+
+
+@pytest.mark.parametrize("geo", GEOMETRIES, ids=lambda g: g.describe())
+def test_notation_round_trip(geo):
+    for cell in np.flatnonzero(geo.on_board):
+        assert geo.from_notation(geo.to_notation(cell)) == cell
+    off = np.flatnonzero(~geo.on_board)
+    for cell in off[:5]:
+        with pytest.raises(ValueError):
+            geo.from_notation(geo.to_notation(cell))
+    for bad in ("", "3c", "z1", "a0", f"a{geo.height + 1}", "a-1", "aa"):
+        with pytest.raises(ValueError):
+            geo.from_notation(bad)
+
+
+def test_notation_orientation():
+    geo = square(9)
+    assert geo.to_notation(geo.cell(8, 0)) == "a1"  # bottom-left
+    assert geo.to_notation(geo.cell(0, 8)) == "i9"  # top-right
+    assert geo.from_notation("C3") == geo.cell(6, 2)
+    assert square(25).to_notation(24) == "y25"
+
+
+@pytest.mark.parametrize("geo", GEOMETRIES, ids=lambda g: g.describe())
+@pytest.mark.parametrize("density", [0.2, 0.5, 0.8])
+def test_kernels_match_direct_versions(geo, density):
+    rng = np.random.default_rng(int(density * 10) + geo.num_cells)
+    for _ in range(5):
+        board = random_board(geo, rng, density)
+        member = geo.on_board & (board != 2)
+        labels, count = kernels.label_components(member, geo.neighbours, geo.degree)
+        assert as_sets(labels, count) == direct_components(geo, member)
+        groups, n_groups = kernels.label_groups(board, geo.neighbours, geo.degree)
+        direct_groups = direct_components(geo, board > 0, same=lambda a, b: board[a] == board[b])
+        assert as_sets(groups, n_groups) == direct_groups
+        regions, n_regions = kernels.label_regions(board, geo.on_board, geo.neighbours, geo.degree)
+        direct_regions = direct_components(geo, geo.on_board & (board == 0))
+        assert as_sets(regions, n_regions) == direct_regions
+        assert (kernels.component_sizes(groups, n_groups).sum() == (board > 0).sum())
+        # adjacency between regions and groups
+        start, adj = kernels.region_group_adjacency(regions, n_regions, groups, n_groups,
+                                                    geo.neighbours, geo.degree)
+        for k in range(n_regions):
+            listed = adj[start[k]:start[k + 1]].tolist()
+            assert len(listed) == len(set(listed))
+            cells = np.flatnonzero(regions == k)
+            expected = {int(groups[nb]) for c in cells for nb in direct_neighbours(geo, c) if board[nb] > 0}
+            assert set(listed) == expected
+        # liveness: a group is alive iff a region next to it touches another group of its colour
+        g2, n2, alive = kernels.alive_groups(board, geo.on_board, geo.neighbours, geo.degree)
+        assert (g2 == groups).all() and n2 == n_groups
+        for g in range(n_groups):
+            colour = board[groups == g][0]
+            cells = set(np.flatnonzero(groups == g).tolist())
+            touching_regions = {int(regions[nb]) for c in cells for nb in direct_neighbours(geo, c) if board[nb] == 0}
+            friends = set()
+            for k in touching_regions:
+                for c in np.flatnonzero(regions == k):
+                    for nb in direct_neighbours(geo, c):
+                        if board[nb] == colour and nb not in cells:
+                            friends.add(int(groups[nb]))
+            assert alive[g] == bool(friends), f"group {g}"
+
+
+def test_lone_group_is_dead_and_two_groups_sharing_a_region_live():
+    geo = hexhex(3)
+    board = np.zeros(geo.num_cells, np.int8)
+    board[geo.from_notation("c3")] = 1
+    _, n, alive = kernels.alive_groups(board, geo.on_board, geo.neighbours, geo.degree)
+    assert n == 1 and not alive[0]
+    board[geo.from_notation("e3")] = 1
+    _, n, alive = kernels.alive_groups(board, geo.on_board, geo.neighbours, geo.degree)
+    assert n == 2 and alive.all()
+
+
+@pytest.mark.parametrize("length", [2, 3, 5])
+def test_mark_runs(length):
+    rng = np.random.default_rng(length)
+    geo = square(7)
+    for _ in range(20):
+        member = rng.random(49) < 0.7
+        on_row = np.empty(49, bool)
+        on_col = np.empty(49, bool)
+        kernels.mark_runs(member, 7, 7, length, on_row, on_col)
+        grid = member.reshape(7, 7)
+        for r in range(7):
+            for c in range(7):
+                row_hit = any(all(grid[r, k] for k in range(s, s + length))
+                              for s in range(max(0, c - length + 1), min(c, 7 - length) + 1))
+                col_hit = any(all(grid[k, c] for k in range(s, s + length))
+                              for s in range(max(0, r - length + 1), min(r, 7 - length) + 1))
+                assert on_row[r * 7 + c] == row_hit and on_col[r * 7 + c] == col_hit
