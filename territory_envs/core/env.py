@@ -70,6 +70,7 @@ class TerritoryEnv(AECEnv):
         else:
             self.state = self.game.new_state(swap_sides=bool(options.get("swap_sides", False)))
         self.agents = list(AGENTS)
+        self._over = False  # ended by the rules, by truncation or by an illegal action
         self.rewards = {a: 0.0 for a in AGENTS}
         self._cumulative_rewards = {a: 0.0 for a in AGENTS}
         self.terminations = {a: False for a in AGENTS}
@@ -118,6 +119,7 @@ class TerritoryEnv(AECEnv):
             self.render()
 
     def _finish(self, returns, truncated: bool, illegal: str | None = None):
+        self._over = True
         for i, agent in enumerate(AGENTS):
             self.rewards[agent] = float(returns[i])
             if truncated:
@@ -149,8 +151,7 @@ class TerritoryEnv(AECEnv):
             raise RuntimeError("observe() called before reset()")
         player = AGENTS.index(agent)
         state = self.state
-        on_move = (agent == self.agent_selection and not self.terminations[agent]
-                   and not self.truncations[agent] and state.current_player == player)
+        on_move = not self._over and state.current_player == player
         return {"observation": state.observation(player),
                 "action_mask": state.mask.copy() if on_move else self._zero_mask.copy()}
 

@@ -67,6 +67,7 @@ def read_record(text: str) -> GameState:
     from ..registry import make_game
 
     header: dict = {}
+    header_lines: dict = {}  # key -> (line number, text), to blame the line of a bad option
     state = None
     result = None
     last_line = 0
@@ -76,8 +77,9 @@ def read_record(text: str) -> GameState:
             continue
         last_line = number
 
-        def fail(message: str):
-            raise ValueError(f"record line {number}: {message}: {raw.strip()!r}")
+        def fail(message: str, at=None):
+            where, text = at or (number, raw.strip())
+            raise ValueError(f"record line {where}: {message}: {text!r}")
 
         if result is not None:
             fail("text after the result line")
@@ -92,7 +94,10 @@ def read_record(text: str) -> GameState:
                 try:
                     game = make_game(game_name, **header)
                 except ValueError as err:
-                    fail(str(err))
+                    blamed = [k for k in header_lines if f"option {k}=" in str(err) or f"{k!r}" in str(err)]
+                    if "unknown game" in str(err):
+                        blamed = ["game"]
+                    fail(str(err), header_lines[blamed[0]] if blamed else None)
                 state = game.new_state(swap_sides=first == "player_1")
                 continue
             key, sep, value = line.partition(":")
@@ -101,6 +106,7 @@ def read_record(text: str) -> GameState:
             key, value = key.strip(), value.strip()
             if key in header:
                 fail(f"{key!r} given twice")
+            header_lines[key] = (number, raw.strip())
             if key in ("game", "first_side"):
                 header[key] = value
             else:

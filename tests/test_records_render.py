@@ -1,0 +1,171 @@
+"""Game records (write, replay, refusal of corrupt or truncated records) and rendering."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from territory_envs import make_game, read_record, write_record
+from territory_envs.core.geometry import hexhex, square
+from territory_envs.core.render import render_ansi, render_rgb
+
+
+def finished_game(seed=0, **options):
+    game = make_game("lin", board_size=5, line_length=4, **options)
+    state = game.new_state()
+    rng = np.random.default_rng(seed)
+    while not state.is_terminal():
+        state.apply(int(rng.choice(state.legal_actions())))
+    return state
+
+
+def test_record_text_is_readable_and_replays():
+    state = finished_game(komi=2)
+    text = write_record(state)
+    lines = text.splitlines()
+    assert lines[1] == "game: lin" and "komi: 2" in lines and "moves:" in lines
+    assert lines[-1].startswith("result: ") and "wins" in lines[-1]
+    assert read_record(text) == state
+    numbered = text.replace("moves:\n", "moves:\n# a comment\n", 1)
+    moves_at = numbered.splitlines().index("moves:")
+    parts = numbered.splitlines()
+    parts[moves_at + 2] = "1. " + parts[moves_at + 2] + "   # first move"
+    assert read_record("\n".join(parts)) == state
+
+
+def test_record_of_an_unfinished_game_and_swapped_sides():
+    game = make_game("lin", board_size=7, line_length=5)
+    state = game.new_state(swap_sides=True).apply(24).apply(10)
+    text = write_record(state)
+    assert "first_side: player_1" in text and text.rstrip().endswith("result: ongoing")
+    assert read_record(text) == state
+
+
+def corrupt(text, index_from_end, replacement):
+    lines = text.splitlines()
+    lines[len(lines) - index_from_end] = replacement
+    return "\n".join(lines) + "\n", len(lines) - index_from_end + 1
+
+
+@pytest.mark.parametrize("damage,message", [
+    ("zz9", "not a move"),
+    ("a1a1", "not a move"),
+])
+def test_corrupt_move_is_refused_with_its_line(damage, message):
+    text = write_record(finished_game())
+    bad, line_no = corrupt(text, 3, damage)
+    with pytest.raises(ValueError, match=f"line {line_no}:.*{message}"):
+        read_record(bad)
+
+
+def test_illegal_move_is_refused_with_its_line():
+    state = finished_game()
+    text = write_record(state)
+    lines = text.splitlines()
+    first_move = lines.index("moves:") + 1
+    lines[first_move + 1] = lines[first_move]  # the same point twice: occupied
+    with pytest.raises(ValueError, match=f"line {first_move + 2}:.*illegal"):
+        read_record("\n".join(lines))
+
+
+def test_truncated_record_is_refused():
+    text = write_record(finished_game())
+    lines = text.splitlines()
+    with pytest.raises(ValueError, match="truncated.*no 'result:'"):
+        read_record("\n".join(lines[:-3]))
+    with pytest.raises(ValueError, match=f"line {len(lines) - 2}:.*lead to result"):
+        read_record("\n".join(lines[:-3] + [lines[-1]]))  # moves missing: the result does not follow
+    with pytest.raises(ValueError, match="no 'moves:'"):
+        read_record("\n".join(lines[:3]))
+
+
+def test_bad_header_is_refused_with_its_line():
+    text = write_record(finished_game())
+    with pytest.raises(ValueError, match="line 3:.*board_size"):
+        read_record(text.replace("board_size: 5", "board_size: 6"))
+    with pytest.raises(ValueError, match="line 2:.*unknown game"):
+        read_record(text.replace("game: lin", "game: chess"))
+    with pytest.raises(ValueError, match="line .*after the result"):
+        read_record(text + "c3\n")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 30), st.booleans())
+def test_any_prefix_of_any_game_round_trips(seed, length, swap):
+    game = make_game("lin", board_size=5, line_length=3, komi=1)
+    state = game.new_state(swap_sides=swap)
+    rng = np.random.default_rng(seed)
+    for _ in range(length):
+        if state.is_terminal():
+            break
+        state.apply(int(rng.choice(state.legal_actions())))
+    assert read_record(write_record(state)) == state
+
+
+def test_ansi_board_has_coordinates_side_to_move_and_scores():
+    state = make_game("lin", board_size=5, line_length=4).new_state().apply(12)
+    text = state.render_ansi()
+    assert "a b c d e" in text and "white (player_1) to play" in text and "score" in text
+    assert text.splitlines()[4].split()[3] == "X"  # row 3, column c
+
+
+def test_rgb_square_draws_stones_where_they_are():
+    geo = square(9)
+    stones = np.zeros(81, np.int8)
+    stones[geo.from_notation("e5")] = 1
+    stones[geo.from_notation("a1")] = 2
+    img = render_rgb("square", 9, 9, geo.on_board, stones, cell_px=32, coords=False)
+    assert img.dtype == np.uint8 and img.shape == (288, 288, 3)
+    cy, cx = 4 * 32 + 16, 4 * 32 + 16
+    assert img[cy, cx].max() < 90  # black stone at the centre point
+    assert img[8 * 32 + 16, 16].min() > 170  # white stone bottom-left
+    empty = render_rgb("square", 9, 9, geo.on_board, np.zeros(81, np.int8), cell_px=32, coords=False)
+    assert (empty[cy - 6:cy + 6, cx - 6:cx + 6] != img[cy - 6:cy + 6, cx - 6:cx + 6]).any()
+
+
+def test_rgb_overlay_tints_under_stones():
+    geo = square(5)
+    mask = np.zeros(25, bool)
+    mask[0] = True
+    plain = render_rgb("square", 5, 5, geo.on_board, np.zeros(25, np.int8), coords=False)
+    tinted = render_rgb("square", 5, 5, geo.on_board, np.zeros(25, np.int8), coords=False,
+                        overlays=[(mask, (255, 0, 0), 0.5)])
+    assert (tinted[4, 4].astype(int)[0] > plain[4, 4].astype(int)[0]) or tinted[4, 4, 1] < plain[4, 4, 1]
+    assert (tinted[100:, 100:] == plain[100:, 100:]).all()
+
+
+def test_hex_pictures_and_text():
+    geo = hexhex(4)
+    stones = np.zeros(geo.num_cells, np.int8)
+    stones[geo.from_notation("d4")] = 1  # the centre cell
+    img = render_rgb("hex", 7, 7, geo.on_board, stones)
+    assert img.ndim == 3 and img.shape[2] == 3 and img.dtype == np.uint8
+    text = render_ansi("hex", 7, 7, geo.on_board, stones)
+    rows = [r for r in text.splitlines() if r.strip()]
+    counts = [r.count(".") + r.count("X") for r in rows[:7]]
+    assert counts == [4, 5, 6, 7, 6, 5, 4]
+    assert "X" in rows[3]
+
+
+def test_env_rgb_and_human_modes(capsys):
+    from territory_envs import lin_v0
+    env = lin_v0.env(board_size=5, line_length=4, render_mode="rgb_array")
+    env.reset()
+    assert env.render().shape[2] == 3
+    env = lin_v0.env(board_size=5, line_length=4, render_mode="human")
+    env.reset()
+    assert env.render() is None
+    assert "a b c d e" in capsys.readouterr().out
+
+
+def test_observe_works_for_any_agent_at_any_time():
+    from territory_envs import lin_v0
+    env = lin_v0.env(board_size=5, line_length=4)
+    env.reset(seed=0)
+    for agent in env.agent_iter():
+        for other in env.possible_agents:
+            env.observe(other)
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+    assert env.agents == []
+    final = env.observe("player_0")
+    assert final["action_mask"].sum() == 0 and final["observation"].shape == (5, 5, 10)
