@@ -32,6 +32,9 @@ ROWS = [
     ("lin 9x9", "lin", {"board_size": 9}),
     ("lin 13x13", "lin", {"board_size": 13}),
     ("lin 19x19", "lin", {"board_size": 19}),
+    ("linage 9x9", "linage", {"board_size": 9}),
+    ("linage 13x13", "linage", {"board_size": 13}),
+    ("linage 19x19", "linage", {"board_size": 19}),
 ]
 
 
@@ -132,12 +135,14 @@ def main(argv=None) -> int:
 
     # cost growth with the board: per-step cost of the largest board over the 9x9 one, per game and api
     print()
-    for api in ("env()", "state"):
-        rows = [r for r in results if r["api"] == api and "cells" in r]
-        base = rows[0]
-        for r in rows[1:]:
-            cost = base["steps_per_s"] / r["steps_per_s"]
-            print(f"{api:<6} {r['row']} vs {base['row']}: per-step cost x{cost:.2f} for x{r['cells'] / base['cells']:.2f} cells")
+    for game in dict.fromkeys(name for _, name, _ in ROWS):
+        for api in ("env()", "state"):
+            rows = [r for r in results if r["api"] == api and r["row"].split()[0] == game]
+            base = rows[0]
+            for r in rows[1:]:
+                cost = base["steps_per_s"] / r["steps_per_s"]
+                print(f"{api:<6} {r['row']} vs {base['row']}: per-step cost x{cost:.2f} "
+                      f"for x{r['cells'] / base['cells']:.2f} cells")
 
     with tempfile.TemporaryDirectory() as cold:
         cold_s = first_step_seconds(cold)

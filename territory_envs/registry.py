@@ -8,6 +8,7 @@ from .core.game import Game
 # name -> (rules module, Game class, env module)
 _GAMES = {
     "lin": ("territory_envs.games.lin", "LinGame", "territory_envs.lin_v0"),
+    "linage": ("territory_envs.games.linage", "LinageGame", "territory_envs.linage_v0"),
 }
 
 

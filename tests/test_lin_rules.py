@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from territory_envs import IllegalActionError
-from tests.lin_positions import legal_names, lin_position, picture, points
+from tests.positions import legal_names, lin_position, picture, points
 
 EMPTY5 = [".....", ".....", ".....", ".....", "....."]
 

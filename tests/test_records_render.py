@@ -157,15 +157,3 @@ def test_env_rgb_and_human_modes(capsys):
     assert "a b c d e" in capsys.readouterr().out
 
 
-def test_observe_works_for_any_agent_at_any_time():
-    from territory_envs import lin_v0
-    env = lin_v0.env(board_size=5, line_length=4)
-    env.reset(seed=0)
-    for agent in env.agent_iter():
-        for other in env.possible_agents:
-            env.observe(other)
-        obs, _, term, trunc, _ = env.last()
-        env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
-    assert env.agents == []
-    final = env.observe("player_0")
-    assert final["action_mask"].sum() == 0 and final["observation"].shape == (5, 5, 10)

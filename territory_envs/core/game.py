@@ -299,14 +299,18 @@ class GameState(ABC):
     def render_ansi(self) -> str:
         from .render import render_ansi
         return render_ansi(self.game.geometry.kind, *self.game.geometry.shape, self.game.geometry.on_board,
-                           self.board, header=self._header(), footer=self._footer())
+                           self._display_board(), header=self._header(), footer=self._footer())
 
     def render_rgb(self, overlays: bool = True, cell_px: int = 32) -> np.ndarray:
         from .render import render_rgb
         last = self.history[-1] if self.history and self.history[-1] < self.game.num_cells else -1
         return render_rgb(self.game.geometry.kind, *self.game.geometry.shape, self.game.geometry.on_board,
-                          self.board, overlays=self.overlays() if overlays else (), last_move=last,
+                          self._display_board(), overlays=self.overlays() if overlays else (), last_move=last,
                           cell_px=cell_px)
+
+    def _display_board(self) -> np.ndarray:
+        """Stone codes for pictures: 1 first side, 2 second side, 3 neutral."""
+        return self.board
 
     def _header(self) -> str:
         g = self.game

@@ -219,3 +219,22 @@ def mark_runs(member, height, width, length, on_row, on_col):
                     for k in range(r - run, r):
                         on_col[k * width + c] = True
                 run = 0
+
+
+@njit(cache=True)
+def mark_line_starts(member, height, width, length, row_start, col_start):
+    """``row_start[i]`` is true iff the ``length`` cells from ``i`` rightwards are all members (a
+    horizontal line starts at ``i``); ``col_start[i]`` likewise downwards. Each line of a square grid
+    is counted once, at its first cell. Both outputs are overwritten."""
+    for r in range(height):
+        run = 0
+        for c in range(width - 1, -1, -1):
+            i = r * width + c
+            run = run + 1 if member[i] else 0
+            row_start[i] = run >= length
+    for c in range(width):
+        run = 0
+        for r in range(height - 1, -1, -1):
+            i = r * width + c
+            run = run + 1 if member[i] else 0
+            col_start[i] = run >= length

@@ -25,3 +25,18 @@ def legal_names(state):
 def picture(state):
     n = state.game.geometry.width
     return ["".join(".XO"[v] for v in state.board[r * n:(r + 1) * n]) for r in range(n)]
+
+
+def linage_position(rows, to_move="vertical", line_length=3, komi=0.5, passes=0):
+    """A Linage position from a picture ('#' stone, '.' empty)."""
+    rows = [r.replace(" ", "") for r in rows]
+    game = make_game("linage", board_size=len(rows), line_length=line_length, komi=komi)
+    data = game.new_state().to_dict()
+    data["board"] = [".#".index(ch) for row in rows for ch in row]
+    data["to_move"] = 0 if to_move == "vertical" else 1
+    data["passes"] = passes
+    return game.state_from_dict(data)
+
+
+def cells_at(state, *coords):
+    return sorted(state.game.geometry.cell(r, c) for r, c in coords)

@@ -1,0 +1,307 @@
+"""The rules of Linage, as ``../shared/rules/linage.txt`` and RULINGS.md read them.
+
+Vertical and Horizontal share a pool of neutral stones on a square board; Vertical moves first.
+
+* A *region* is a maximal orthogonally connected set of empty points. A *line* is ``line_length``
+  (default 3) contiguous empty points in one row (horizontal line) or one column (vertical line).
+* A region with no horizontal line is owned by Vertical, one with no vertical line by Horizontal;
+  a region with both is *free*.
+* A placement is legal iff the point is empty, lies in a free region, and afterwards every region
+  still contains a line. Passing (action ``H*W``) is always legal.
+* Two passes in succession end the game, and so does the moment no free region remains.
+* Score: Vertical gets the empty points of regions with no horizontal line; Horizontal those of
+  regions with no vertical line, plus ``komi``. Stones count for nobody. Equal scores are a draw.
+
+The legal mask by a local rule, linear in the cells. A stone on ``p`` touches only p's region R,
+and splits it into the components of ``R - p``. A line avoids ``p`` or dies, and a line that avoids
+``p`` lies wholly in one component. Count each line once, at its first cell (``rep``). One
+depth-first pass per free region (Tarjan's low-links) gives, for every ``p``, the components of
+``R - p``: the subtrees of the children ``c`` with ``low[c] >= disc[p]``, and the rest of the
+region when ``p`` is not the root. The lines of a component are the line starts in it (subtree sums)
+minus the at most ``2 * (line_length - 1)`` lines through ``p`` that start in it (found by their
+DFS discovery interval). ``p`` is legal iff every component keeps at least one line.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..core.game import Game, GameState, Plane
+from ..core.geometry import square
+from ..core.kernels import EMPTY, any_per_component, label_components, mark_line_starts, mark_runs
+from ..core.options import check_int, check_number
+
+# region kinds per cell (derived)
+NOT_EMPTY, FREE, VERTICAL_OWNS, HORIZONTAL_OWNS = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def analyse_linage(board, height, width, line_length, neighbours, degree, kind, on_h, on_v, legal):
+    """Derived facts of a position: ``kind`` per cell (NOT_EMPTY, FREE, VERTICAL_OWNS,
+    HORIZONTAL_OWNS), cells on horizontal / vertical lines (``on_h``, ``on_v``) and the legal
+    placements (``legal`` over the cells). Returns ``(free_regions, vertical_points, horizontal_points)``."""
+    n = board.shape[0]
+    empty = board == EMPTY
+    mark_runs(empty, height, width, line_length, on_h, on_v)
+    h_start = np.empty(n, dtype=np.bool_)
+    v_start = np.empty(n, dtype=np.bool_)
+    mark_line_starts(empty, height, width, line_length, h_start, v_start)
+    labels, count = label_components(empty, neighbours, degree)
+    has_h = any_per_component(labels, count, h_start)
+    has_v = any_per_component(labels, count, v_start)
+    rep = np.zeros(n, dtype=np.int32)  # lines starting at each cell
+    total = np.zeros(count, dtype=np.int32)  # lines per region
+    free_regions = 0
+    for k in range(count):
+        free_regions += has_h[k] and has_v[k]
+    vertical_points = 0
+    horizontal_points = 0
+    for i in range(n):
+        legal[i] = False
+        k = labels[i]
+        if k < 0:
+            kind[i] = NOT_EMPTY
+            continue
+        rep[i] = h_start[i] + v_start[i]
+        total[k] += rep[i]
+        if has_h[k] and has_v[k]:
+            kind[i] = FREE
+        elif not has_h[k]:
+            kind[i] = VERTICAL_OWNS
+        else:
+            kind[i] = HORIZONTAL_OWNS
+        # literal scoring: a region with no line at all would count for both (the rules never
+        # let one arise: the empty board has lines and every placement keeps one per region)
+        vertical_points += not has_h[k]
+        horizontal_points += not has_v[k]
+
+    # depth-first search over every free region, with low-links, subtree sizes and line sums
+    disc = np.full(n, -1, dtype=np.int32)
+    low = np.zeros(n, dtype=np.int32)
+    parent = np.full(n, -1, dtype=np.int32)
+    size = np.zeros(n, dtype=np.int32)
+    sub = np.zeros(n, dtype=np.int32)
+    next_nb = np.zeros(n, dtype=np.int32)
+    stack = np.empty(n, dtype=np.int32)
+    clock = 0
+    for root in range(n):
+        if kind[root] != FREE or disc[root] >= 0:
+            continue
+        disc[root] = clock
+        low[root] = clock
+        clock += 1
+        size[root] = 1
+        sub[root] = rep[root]
+        stack[0] = root
+        top = 1
+        while top > 0:
+            v = stack[top - 1]
+            if next_nb[v] < degree[v]:
+                w = neighbours[v, next_nb[v]]
+                next_nb[v] += 1
+                if not empty[w]:
+                    continue
+                if disc[w] < 0:
+                    parent[w] = v
+                    disc[w] = clock
+                    low[w] = clock
+                    clock += 1
+                    size[w] = 1
+                    sub[w] = rep[w]
+                    stack[top] = w
+                    top += 1
+                elif w != parent[v] and disc[w] < low[v]:
+                    low[v] = disc[w]
+            else:
+                top -= 1
+                p = parent[v]
+                if p >= 0:
+                    if low[v] < low[p]:
+                        low[p] = low[v]
+                    size[p] += size[v]
+                    sub[p] += sub[v]
+
+    part_root = np.empty(4, dtype=np.int32)
+    part_lines = np.empty(4, dtype=np.int32)
+    for p in range(n):
+        if kind[p] != FREE:
+            continue
+        parts = 0
+        rest = total[labels[p]] - rep[p]
+        for d in range(degree[p]):
+            c = neighbours[p, d]
+            if parent[c] == p and low[c] >= disc[p]:  # c's subtree is cut off by a stone on p
+                part_root[parts] = c
+                part_lines[parts] = sub[c]
+                rest -= sub[c]
+                parts += 1
+        r, col = p // width, p % width
+        for direction in range(2):
+            step = 1 if direction == 0 else width
+            starts = h_start if direction == 0 else v_start
+            for j in range(1, line_length):
+                if (direction == 0 and col - j < 0) or (direction == 1 and r - j < 0):
+                    break
+                s = p - j * step
+                if not starts[s]:
+                    continue
+                # the line s .. s + (length-1)*step passes through p: it is lost to s's component
+                found = False
+                for k in range(parts):
+                    c = part_root[k]
+                    if disc[c] <= disc[s] < disc[c] + size[c]:
+                        part_lines[k] -= 1
+                        found = True
+                        break
+                if not found:
+                    rest -= 1
+        ok = parent[p] < 0 or rest >= 1
+        for k in range(parts):
+            if part_lines[k] < 1:
+                ok = False
+        legal[p] = ok
+    return free_regions, vertical_points, horizontal_points
+
+
+@njit(cache=True)
+def linage_planes(board, kind, on_h, on_v, mask, observer, legal_for_observer, komi_plane, passed, out):
+    """Fill the observation ``out`` (H, W, 12) int8 for side ``observer`` (see PLANES)."""
+    height, width = out.shape[0], out.shape[1]
+    own = VERTICAL_OWNS if observer == 0 else HORIZONTAL_OWNS
+    opp = HORIZONTAL_OWNS if observer == 0 else VERTICAL_OWNS
+    for r in range(height):
+        for c in range(width):
+            i = r * width + c
+            out[r, c, 0] = board[i] != EMPTY
+            out[r, c, 1] = board[i] == EMPTY
+            out[r, c, 2] = 1
+            out[r, c, 3] = kind[i] == own
+            out[r, c, 4] = kind[i] == opp
+            out[r, c, 5] = kind[i] == FREE
+            out[r, c, 6] = on_h[i]
+            out[r, c, 7] = on_v[i]
+            out[r, c, 8] = legal_for_observer and mask[i]
+            out[r, c, 9] = observer
+            out[r, c, 10] = komi_plane
+            out[r, c, 11] = passed
+
+
+PLANES = (
+    Plane("stones", "stones (neutral, shared by both players)"),
+    Plane("empty", "empty points"),
+    Plane("on_board", "points of the board (all ones)"),
+    Plane("own_regions", "empty points of regions owned by the observer"),
+    Plane("opponent_regions", "empty points of regions owned by the opponent"),
+    Plane("free_regions", "empty points of free regions (holding lines of both directions)"),
+    Plane("on_horizontal_line", "empty points on some horizontal line"),
+    Plane("on_vertical_line", "empty points on some vertical line"),
+    Plane("legal", "the observer's legal placements (zeros when the observer is not to move)"),
+    Plane("side", "constant: 0 if the observer plays Vertical, 1 if Horizontal"),
+    Plane("komi", "constant: round(100 * k / points) in [-100, 100], k = +komi for Horizontal, "
+                  "-komi for Vertical", -100, 100),
+    Plane("opponent_passed", "constant: 1 if the last move was a pass (another pass ends the game)"),
+)
+
+
+class LinageGame(Game):
+    """Linage with fixed options: ``board_size`` (3..25, default 9), ``line_length`` (2..5 and at
+    most the board size, default 3), ``komi`` (any number, default 0.5, added to Horizontal's
+    score), ``max_moves``."""
+
+    name = "linage"
+    sides = ("vertical", "horizontal")
+    special_actions = ("pass",)
+    option_defaults = {"board_size": 9, "line_length": 3, "komi": 0.5}
+    planes = PLANES
+
+    def _validate(self, o):
+        o["board_size"] = check_int("board_size", o["board_size"], 3, 25)
+        o["line_length"] = check_int("line_length", o["line_length"], 2, min(5, o["board_size"]))
+        o["komi"] = check_number("komi", o["komi"], low=-1000, high=1000)
+        points = o["board_size"] ** 2
+        self.komi_planes = tuple(max(-100, min(100, round(100 * k / points))) for k in (-o["komi"], o["komi"]))
+        return square(o["board_size"])
+
+    def default_max_moves(self) -> int:
+        # every placement fills a point and a pass is never followed by a pass in a live game,
+        # so no game lasts more than 2 * points + 1 moves
+        return 2 * self.geometry.num_points + 2
+
+
+class LinageState(GameState):
+    __slots__ = ("passes", "kind", "on_h", "on_v", "free_regions", "points")
+
+    def _init_extra(self):
+        self.passes = 0  # consecutive passes just played
+
+    def _extra_fields(self):
+        return {"passes": self.passes}
+
+    def _load_extra(self, data):
+        self.passes = int(data["passes"])
+        if self.passes not in (0, 1, 2):
+            raise ValueError("state dict: 'passes' must be 0, 1 or 2")
+        if np.any(self.board == 2):
+            raise ValueError("state dict: Linage stones are neutral (board values 0 or 1)")
+
+    def _clone_extra(self, new):
+        new.passes = self.passes
+        new.kind = self.kind.copy()
+        new.on_h = self.on_h.copy()
+        new.on_v = self.on_v.copy()
+        new.free_regions = self.free_regions
+        new.points = self.points
+
+    def _refresh(self):
+        n = self.game.num_cells
+        self.kind = np.zeros(n, dtype=np.int8)
+        self.on_h = np.zeros(n, dtype=np.bool_)
+        self.on_v = np.zeros(n, dtype=np.bool_)
+        self._analyse()
+
+    def _analyse(self):
+        g = self.game.geometry
+        free, v_points, h_points = analyse_linage(
+            self.board, g.height, g.width, self.game.options["line_length"], g.neighbours, g.degree,
+            self.kind, self.on_h, self.on_v, self.mask[:-1])
+        self.free_regions = free
+        self.points = (v_points, h_points)
+        self.mask[-1] = 1  # pass
+
+    def _apply(self, action):
+        if action == self.game.num_cells:
+            self.passes += 1
+        else:
+            self.board[action] = 1
+            self.passes = 0
+            self._analyse()
+        self.to_move ^= 1
+        if self.passes >= 2 or self.free_regions == 0:
+            self.terminal = True
+            v, h = self.scores()
+            self.winner = 0 if v > h else 1 if h > v else -1
+
+    def scores(self):
+        return (self.points[0], self.points[1] + self.game.options["komi"])
+
+    def observation(self, player: int) -> np.ndarray:
+        side = player ^ self.flip
+        out = np.empty(self.game.obs_shape, dtype=np.int8)
+        linage_planes(self.board, self.kind, self.on_h, self.on_v, self.mask, side,
+                      side == self.to_move and not self.terminal, self.game.komi_planes[side],
+                      self.passes > 0, out)
+        return out
+
+    def _display_board(self):
+        return self.board * 3  # neutral stones
+
+    def _footer(self):
+        text = super()._footer()
+        return text + (" - the last move was a pass" if self.passes == 1 and not self.terminal else "")
+
+    def overlays(self):
+        return [(self.kind == VERTICAL_OWNS, (60, 90, 200), 0.35),
+                (self.kind == HORIZONTAL_OWNS, (200, 80, 60), 0.35)]
+
+
+LinageGame.state_class = LinageState

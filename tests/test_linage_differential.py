@@ -1,0 +1,85 @@
+"""Differential tests of Linage: the fast engine against the slow reference written from the rule
+text (tests/reference/linage_reference.py), and the linear legal mask (articulation points and
+line counts) against the direct quadratic one (place each candidate, relabel, look for lines)."""
+import numpy as np
+import pytest
+
+from territory_envs import make_game
+from territory_envs.core import kernels
+from tests.reference.linage_reference import ReferenceLinage
+
+# (board_size, line_length, komi, games)
+CONFIGS = [(4, 2, 0.5, 30), (4, 3, 0, 30), (5, 3, 0.5, 40), (5, 4, 1.5, 20), (7, 3, 0.5, 40),
+           (7, 5, 0, 10), (9, 3, 0.5, 24), (13, 3, 2.5, 6)]
+
+
+def direct_legal_cells(state):
+    """Quadratic: try every empty point of a free region, relabel, check every region keeps a line."""
+    geo, length = state.game.geometry, state.game.options["line_length"]
+    n = geo.width
+
+    def region_lines(board):
+        empty = board == 0
+        labels, count = kernels.label_components(empty, geo.neighbours, geo.degree)
+        h = np.empty(board.size, bool)
+        v = np.empty(board.size, bool)
+        kernels.mark_line_starts(empty, n, n, length, h, v)
+        return labels, count, kernels.any_per_component(labels, count, h), kernels.any_per_component(labels, count, v)
+
+    labels, count, has_h, has_v = region_lines(state.board)
+    legal = []
+    for p in np.flatnonzero(state.board == 0):
+        if not (has_h[labels[p]] and has_v[labels[p]]):
+            continue
+        board = state.board.copy()
+        board[p] = 1
+        _, c2, h2, v2 = region_lines(board)
+        if (h2 | v2).all():
+            legal.append(int(p))
+    return legal
+
+
+def play_and_compare(size, line, komi, seed):
+    game = make_game("linage", board_size=size, line_length=line, komi=komi)
+    state = game.new_state()
+    ref = ReferenceLinage(size, line, komi)
+    rng = np.random.default_rng(seed)
+    pass_action = size * size
+    while True:
+        legal = state.legal_actions().tolist()
+        assert legal == ref.legal_moves(), f"legal sets differ at move {state.move_number}"
+        assert state.is_terminal() == ref.over
+        if ref.over:
+            break
+        assert legal[:-1] == direct_legal_cells(state)
+        on_h, on_v = ref.points_on_lines()
+        assert {divmod(int(i), size) for i in np.flatnonzero(state.on_h)} == on_h
+        assert {divmod(int(i), size) for i in np.flatnonzero(state.on_v)} == on_v
+        # pass rarely, so games reach their natural end too
+        action = pass_action if rng.random() < 0.08 or len(legal) == 1 else int(rng.choice(legal[:-1]))
+        state.apply(action)
+        ref.play(action)
+        assert state.board.tolist() == ref.cells()
+    assert state.scores() == ref.scores()
+    winner = ref.winner()
+    assert state.winner == (-1 if winner is None else winner)
+    return state.move_number
+
+
+@pytest.mark.parametrize("size,line,komi,games", CONFIGS)
+def test_random_games_match_reference(size, line, komi, games):
+    for g in range(games):
+        play_and_compare(size, line, komi, seed=100 * size + 10 * line + g)
+
+
+@pytest.mark.parametrize("size,line", [(19, 3), (25, 5), (11, 2)])
+def test_linear_mask_matches_direct_on_large_boards(size, line):
+    game = make_game("linage", board_size=size, line_length=line)
+    rng = np.random.default_rng(size)
+    for _ in range(2):
+        state = game.new_state()
+        while not state.is_terminal():
+            if state.move_number % 7 == 0:
+                assert state.legal_actions().tolist()[:-1] == direct_legal_cells(state)
+            legal = state.legal_actions()
+            state.apply(int(rng.choice(legal[:-1])) if len(legal) > 1 else int(legal[-1]))
