@@ -35,6 +35,10 @@ ROWS = [
     ("linage 9x9", "linage", {"board_size": 9}),
     ("linage 13x13", "linage", {"board_size": 13}),
     ("linage 19x19", "linage", {"board_size": 19}),
+    ("lifeline side 5", "lifeline", {"board_size": 5}),
+    ("lifeline side 6", "lifeline", {"board_size": 6}),
+    ("lifeline side 7", "lifeline", {"board_size": 7}),
+    ("lifeline side 12", "lifeline", {"board_size": 12}),
 ]
 
 
@@ -104,6 +108,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--json", default=None, help="write the results here")
+    parser.add_argument("--games", default=None, help="comma-separated subset of games (default: all)")
     args = parser.parse_args(argv)
 
     results = []
@@ -115,7 +120,8 @@ def main(argv=None) -> int:
     except ImportError:
         print("(pettingzoo[classic] not installed: no go_v5 row; pip install -e '.[bench]')")
 
-    for label, name, options in ROWS:
+    rows = [r for r in ROWS if args.games is None or r[1] in args.games.split(",")]
+    for label, name, options in rows:
         module = __import__(f"territory_envs.{name}_v0", fromlist=["env"])
         rate, cpu = measure(lambda s: aec_loop(lambda: module.env(**options), s), args.seconds, args.repeats)
         results.append({"row": label, "api": "env()", "steps_per_s": rate, "cpu_per_wall": cpu,
@@ -135,7 +141,7 @@ def main(argv=None) -> int:
 
     # cost growth with the board: per-step cost of the largest board over the 9x9 one, per game and api
     print()
-    for game in dict.fromkeys(name for _, name, _ in ROWS):
+    for game in dict.fromkeys(name for _, name, _ in rows):
         for api in ("env()", "state"):
             rows = [r for r in results if r["api"] == api and r["row"].split()[0] == game]
             base = rows[0]

@@ -9,6 +9,7 @@ from .core.game import Game
 _GAMES = {
     "lin": ("territory_envs.games.lin", "LinGame", "territory_envs.lin_v0"),
     "linage": ("territory_envs.games.linage", "LinageGame", "territory_envs.linage_v0"),
+    "lifeline": ("territory_envs.games.lifeline", "LifelineGame", "territory_envs.lifeline_v0"),
 }
 
 

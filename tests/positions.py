@@ -40,3 +40,25 @@ def linage_position(rows, to_move="vertical", line_length=3, komi=0.5, passes=0)
 
 def cells_at(state, *coords):
     return sorted(state.game.geometry.cell(r, c) for r, c in coords)
+
+
+def lifeline_position(side, black=(), white=(), to_move="black", pie="strong", komi=0, **fields):
+    """A Lifeline position: stones given in notation; by default past both first turns."""
+    game = make_game("lifeline", board_size=side, pie=pie, komi=komi)
+    data = game.new_state().to_dict()
+    board = [0] * game.num_cells
+    for names, value in ((black, 1), (white, 2)):
+        for name in names:
+            board[game.geometry.from_notation(name)] = value
+    data.update({"board": board, "to_move": 0 if to_move == "black" else 1,
+                 "first_turn_done": [True, True], "removal_on": True, "swap_used": pie != "komi"})
+    data.update(fields)
+    return game.state_from_dict(data)
+
+
+def stone_names(state, value):
+    return sorted(state.game.geometry.to_notation(i) for i in np.flatnonzero(state.board == value))
+
+
+def names_of(state, actions):
+    return sorted(state.game.action_to_notation(a) for a in actions)

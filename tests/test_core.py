@@ -120,30 +120,40 @@ def test_kernels_match_direct_versions(geo, density):
             expected = {int(groups[nb]) for c in cells for nb in direct_neighbours(geo, c) if board[nb] > 0}
             assert set(listed) == expected
         # liveness: a group is alive iff a region next to it touches another group of its colour
-        g2, n2, alive = kernels.alive_groups(board, geo.on_board, geo.neighbours, geo.degree)
-        assert (g2 == groups).all() and n2 == n_groups
-        for g in range(n_groups):
-            colour = board[groups == g][0]
-            cells = set(np.flatnonzero(groups == g).tolist())
-            touching_regions = {int(regions[nb]) for c in cells for nb in direct_neighbours(geo, c) if board[nb] == 0}
+        labels, count, alive, reach = kernels.liveness(board, geo.on_board, geo.neighbours, geo.degree)
+        on = geo.on_board
+        assert as_sets(labels, count) == direct_groups | direct_regions
+        for k in range(count):
+            cells = set(np.flatnonzero(labels == k).tolist())
+            colour = board[next(iter(cells))]
+            if colour == 0:
+                for c in (1, 2):
+                    touching = {int(labels[nb]) for x in cells for nb in direct_neighbours(geo, x) if board[nb] == c}
+                    expected = -1 if not touching else (touching.pop() if len(touching) == 1 else kernels.MANY)
+                    assert reach[k, c - 1] == expected
+                assert not alive[k]
+                continue
+            touching_regions = {int(labels[nb]) for x in cells for nb in direct_neighbours(geo, x) if board[nb] == 0}
             friends = set()
-            for k in touching_regions:
-                for c in np.flatnonzero(regions == k):
-                    for nb in direct_neighbours(geo, c):
+            for r in touching_regions:
+                for x in np.flatnonzero(labels == r):
+                    for nb in direct_neighbours(geo, x):
                         if board[nb] == colour and nb not in cells:
-                            friends.add(int(groups[nb]))
-            assert alive[g] == bool(friends), f"group {g}"
+                            friends.add(int(labels[nb]))
+            assert alive[k] == bool(friends), f"group {k}"
+        assert (labels[~on] == -1).all()
 
 
 def test_lone_group_is_dead_and_two_groups_sharing_a_region_live():
     geo = hexhex(3)
     board = np.zeros(geo.num_cells, np.int8)
-    board[geo.from_notation("c3")] = 1
-    _, n, alive = kernels.alive_groups(board, geo.on_board, geo.neighbours, geo.degree)
-    assert n == 1 and not alive[0]
-    board[geo.from_notation("e3")] = 1
-    _, n, alive = kernels.alive_groups(board, geo.on_board, geo.neighbours, geo.degree)
-    assert n == 2 and alive.all()
+    c3, e3 = geo.from_notation("c3"), geo.from_notation("e3")
+    board[c3] = 1
+    labels, n, alive, _ = kernels.liveness(board, geo.on_board, geo.neighbours, geo.degree)
+    assert n == 2 and not alive[labels[c3]]  # one group, one region
+    board[e3] = 1
+    labels, n, alive, _ = kernels.liveness(board, geo.on_board, geo.neighbours, geo.degree)
+    assert n == 3 and alive[labels[c3]] and alive[labels[e3]]
 
 
 @pytest.mark.parametrize("length", [2, 3, 5])

@@ -19,8 +19,11 @@ OPTION_SETS = {
             {"board_size": 13, "line_length": 6, "komi": -1, "max_moves": 40}],
     "linage": [{}, {"board_size": 4, "line_length": 2}, {"board_size": 7, "line_length": 4, "komi": 0},
                {"board_size": 13, "komi": -3.5, "max_moves": 30}],
+    "lifeline": [{}, {"board_size": 3}, {"board_size": 4, "pie": "weak"},
+                 {"board_size": 6, "pie": "komi", "komi": 3, "max_moves": 50}],
 }
-SMALL = {"lin": {"board_size": 5, "line_length": 4}, "linage": {"board_size": 5, "line_length": 3}}
+SMALL = {"lin": {"board_size": 5, "line_length": 4}, "linage": {"board_size": 5, "line_length": 3},
+         "lifeline": {"board_size": 3}}
 BAD_OPTIONS = {
     "lin": [({"board_size": 8}, "board_size"), ({"board_size": 3}, "board_size"), ({"board_size": 27}, "board_size"),
             ({"board_size": 9.0}, "board_size"), ({"board_size": "9"}, "board_size"),
@@ -30,6 +33,9 @@ BAD_OPTIONS = {
                ({"line_length": 1}, "line_length"), ({"line_length": 6}, "line_length"),
                ({"board_size": 3, "line_length": 4}, "line_length"), ({"komi": "0.5"}, "komi"),
                ({"komi": float("nan")}, "komi"), ({"komi": None}, "komi")],
+    "lifeline": [({"board_size": 2}, "board_size"), ({"board_size": 16}, "board_size"),
+                 ({"pie": "medium"}, "pie"), ({"pie": None}, "pie"), ({"komi": -1}, "komi"),
+                 ({"pie": "komi", "komi": 1.5}, "komi"), ({"line_length": 3}, "line_length")],
 }
 COMMON_BAD = [({"max_moves": 0}, "max_moves"), ({"render_mode": "window"}, "render_mode"),
               ({"illegal_action": "ignore"}, "illegal_action"), ({"colour": 1}, "colour")]
@@ -112,12 +118,13 @@ def test_illegal_action_raises_and_changes_nothing(game):
     env.step(int(np.flatnonzero(env.observe("player_0")["action_mask"])[0]))
     state = env.unwrapped.state
     before = state.to_dict()
+    on_move = env.agent_selection
     masked = int(np.flatnonzero(state.legal_mask() == 0)[0])
     for bad in (masked, -1, state.game.num_actions, 3.5, "a1", None):
         with pytest.raises(IllegalActionError):
             env.step(bad)
         assert env.unwrapped.state.to_dict() == before
-        assert env.agent_selection == "player_1"
+        assert env.agent_selection == on_move
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -126,10 +133,12 @@ def test_illegal_action_lose_option(game):
     env.reset()
     first = int(np.flatnonzero(env.observe("player_0")["action_mask"])[0])
     env.step(first)
+    offender = env.agent_selection  # player_1, or player_0 again on a double first turn
     env.step(first)  # occupied now
     assert env.terminations == {"player_0": True, "player_1": True}
-    assert env.rewards == {"player_0": 1.0, "player_1": -1.0}
-    assert env.infos["player_1"]["illegal_action_by"] == "player_1"
+    other = "player_1" if offender == "player_0" else "player_0"
+    assert env.rewards == {offender: -1.0, other: 1.0}
+    assert env.infos[offender]["illegal_action_by"] == offender
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -23,6 +23,7 @@ from .game import Game, GameState, IllegalActionError
 from .options import check_choice
 
 AGENTS = ("player_0", "player_1")
+PLAYER = {"player_0": 0, "player_1": 1}
 
 
 class TerritoryEnv(AECEnv):
@@ -84,14 +85,13 @@ class TerritoryEnv(AECEnv):
             self.render()
 
     def step(self, action):
-        if self.state is None:
+        state = self.state
+        if state is None:
             raise RuntimeError("step() called before reset()")
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._over:
             self._was_dead_step(action)
             return
-        state = self.state
-        self._cumulative_rewards[agent] = 0.0
         try:
             if action is None:
                 raise IllegalActionError(f"{agent} must act: action None is only for finished agents")
@@ -99,22 +99,25 @@ class TerritoryEnv(AECEnv):
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
-            player = AGENTS.index(agent)
+            player = PLAYER[agent]
             returns = np.zeros(2, dtype=np.float32)
             returns[player], returns[1 - player] = -1.0, 1.0
-            self.rewards = {a: 0.0 for a in AGENTS}
+            self._cumulative_rewards[agent] = 0.0
             self._finish(returns, truncated=False, illegal=agent)
             self._accumulate_rewards()
             return
-        self.rewards = {"player_0": 0.0, "player_1": 0.0}
-        self._update_infos()
+        # rewards stay zero until the step that ends the game, so the dicts are kept, not rebuilt
+        self._cumulative_rewards[agent] = 0.0
+        if state.flip != self._infos_flip:  # a pie swap moved the sides
+            self._update_infos()
         if state.terminal:
             self._finish(state.returns(), truncated=False)
+            self._accumulate_rewards()
         elif state.move_number >= self.game.max_moves:
             self._finish(np.zeros(2, dtype=np.float32), truncated=True)
+            self._accumulate_rewards()
         else:
             self.agent_selection = AGENTS[state.current_player]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -143,16 +146,16 @@ class TerritoryEnv(AECEnv):
     def _update_infos(self):
         state = self.state
         sides = state.game.sides
+        self._infos_flip = state.flip
         self.infos = {"player_0": {"side": sides[state.flip]}, "player_1": {"side": sides[1 ^ state.flip]}}
 
     # --- observations -------------------------------------------------------------------------
     def observe(self, agent):
         if self.state is None:
             raise RuntimeError("observe() called before reset()")
-        player = AGENTS.index(agent)
         state = self.state
-        on_move = not self._over and state.current_player == player
-        return {"observation": state.observation(player),
+        on_move = not self._over and state.current_player == PLAYER[agent]
+        return {"observation": state.observation(PLAYER[agent]),
                 "action_mask": state.mask.copy() if on_move else self._zero_mask.copy()}
 
     # --- rendering ----------------------------------------------------------------------------

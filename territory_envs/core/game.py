@@ -55,6 +55,8 @@ class Game(ABC):
         self.max_moves = check_max_moves(merged.get("max_moves"), self.default_max_moves())
         self.options["max_moves"] = self.max_moves
         self.num_cells = self.geometry.num_cells
+        # the geometry arguments of the connectivity kernels, in their usual order
+        self.kernel_args = (self.geometry.on_board, self.geometry.neighbours, self.geometry.degree)
         self.num_actions = self.num_cells + len(self.special_actions)
         self.obs_shape = (self.geometry.height, self.geometry.width, len(self.planes))
         self.obs_low = np.broadcast_to(np.array([p.low for p in self.planes], np.int8), self.obs_shape)
@@ -191,21 +193,26 @@ class GameState(ABC):
     def apply(self, action) -> "GameState":
         """Play ``action`` for the player to act. An illegal action raises
         :class:`IllegalActionError` and leaves the state unchanged. Returns ``self``."""
-        a = self._as_action(action)
-        if self.terminal:
-            raise IllegalActionError(f"action {a}: the game is over")
-        if not self.mask[a]:
-            raise IllegalActionError(
-                f"illegal action {a} ({self.game.action_to_notation(a)}) for "
-                f"{self.side_name(self.to_move)}; legal: "
-                f"{' '.join(self.game.action_to_notation(x) for x in self.legal_actions()[:12])}"
-                f"{' ...' if self.mask.sum() > 12 else ''}")
+        a = action if type(action) is int else self._as_action(action)
+        if self.terminal or not 0 <= a < self.game.num_actions or not self.mask[a]:
+            self._refuse(a)
         self._apply(a)
         self.history.append(a)
         self.move_number += 1
         if self.terminal:
             self.mask[:] = 0
         return self
+
+    def _refuse(self, a: int):
+        if not 0 <= a < self.game.num_actions:
+            raise IllegalActionError(f"action {a} out of range 0..{self.game.num_actions - 1}")
+        if self.terminal:
+            raise IllegalActionError(f"action {a}: the game is over")
+        raise IllegalActionError(
+            f"illegal action {a} ({self.game.action_to_notation(a)}) for "
+            f"{self.side_name(self.to_move)}; legal: "
+            f"{' '.join(self.game.action_to_notation(x) for x in self.legal_actions()[:12])}"
+            f"{' ...' if self.mask.sum() > 12 else ''}")
 
     def is_terminal(self) -> bool:
         return self.terminal

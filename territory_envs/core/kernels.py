@@ -166,31 +166,47 @@ def group_colours(board, group_labels, n_groups):
     return colours
 
 
-@njit(cache=True)
-def alive_groups(board, on_board, neighbours, degree):
-    """Liveness of every group (Lifeline, Asli): a group is alive iff some empty region next to it
-    also touches another group of its colour. A lone group is dead.
+MANY = -2  # in ``reach``: two or more distinct groups of that colour touch the region
 
-    Returns ``(group_labels, n_groups, alive)`` with ``alive`` bool ``(n_groups,)``.
+
+@njit(cache=True)
+def liveness(board, on_board, neighbours, degree):
+    """Groups, regions and which groups live (Lifeline, Asli): a group is alive iff some empty
+    region next to it also touches another group of its colour; a lone group is dead.
+
+    One labelling covers both: every on-board cell belongs to a component of equal value, a group
+    of stones or a region of empty points. Returns ``(labels, count, alive, reach)``:
+    ``labels`` int32 ``(N,)`` (-1 off the board); ``alive[k]`` true iff component ``k`` is a living
+    group; ``reach[k, c]`` for a region ``k`` and colour ``c`` (0 black, 1 white): the one group of
+    that colour touching it, -1 for none, ``MANY`` for two or more. Two passes over the empty
+    cells after the labelling; no sorting.
     """
-    groups, n_groups = label_groups(board, neighbours, degree)
-    regions, n_regions = label_regions(board, on_board, neighbours, degree)
-    start, adj = region_group_adjacency(regions, n_regions, groups, n_groups, neighbours, degree)
-    colour = group_colours(board, groups, n_groups)
-    alive = np.zeros(n_groups, dtype=np.bool_)
-    for k in range(n_regions):
-        n_black = 0
-        n_white = 0
-        for j in range(start[k], start[k + 1]):
-            if colour[adj[j]] == BLACK:
-                n_black += 1
-            else:
-                n_white += 1
-        for j in range(start[k], start[k + 1]):
-            g = adj[j]
-            if (colour[g] == BLACK and n_black >= 2) or (colour[g] == WHITE and n_white >= 2):
-                alive[g] = True
-    return groups, n_groups, alive
+    labels, count = label_equal_components(board, on_board, neighbours, degree)
+    reach = np.full((count, 2), -1, dtype=np.int32)
+    n = board.shape[0]
+    for i in range(n):
+        if not on_board[i] or board[i] != EMPTY:
+            continue
+        k = labels[i]
+        for d in range(degree[i]):
+            nb = neighbours[i, d]
+            if board[nb] != EMPTY:
+                c = board[nb] - 1
+                g = labels[nb]
+                if reach[k, c] == -1:
+                    reach[k, c] = g
+                elif reach[k, c] != g:
+                    reach[k, c] = MANY
+    alive = np.zeros(count, dtype=np.bool_)
+    for i in range(n):
+        if not on_board[i] or board[i] != EMPTY:
+            continue
+        k = labels[i]
+        for d in range(degree[i]):
+            nb = neighbours[i, d]
+            if board[nb] != EMPTY and reach[k, board[nb] - 1] == MANY:
+                alive[labels[nb]] = True
+    return labels, count, alive, reach
 
 
 @njit(cache=True)
