@@ -39,6 +39,9 @@ ROWS = [
     ("lifeline side 6", "lifeline", {"board_size": 6}),
     ("lifeline side 7", "lifeline", {"board_size": 7}),
     ("lifeline side 12", "lifeline", {"board_size": 12}),
+    ("asli 9x9", "asli", {"board_size": 9}),
+    ("asli 13x13", "asli", {"board_size": 13}),
+    ("asli 19x19", "asli", {"board_size": 19}),
 ]
 
 

@@ -10,6 +10,7 @@ _GAMES = {
     "lin": ("territory_envs.games.lin", "LinGame", "territory_envs.lin_v0"),
     "linage": ("territory_envs.games.linage", "LinageGame", "territory_envs.linage_v0"),
     "lifeline": ("territory_envs.games.lifeline", "LifelineGame", "territory_envs.lifeline_v0"),
+    "asli": ("territory_envs.games.asli", "AsliGame", "territory_envs.asli_v0"),
 }
 
 

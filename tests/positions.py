@@ -62,3 +62,24 @@ def stone_names(state, value):
 
 def names_of(state, actions):
     return sorted(state.game.action_to_notation(a) for a in actions)
+
+
+def asli_position(rows, to_move="black", komi=0, **fields):
+    """An Asli position from a picture ('X' Black, 'O' White, '.' empty), past both first turns
+    unless told otherwise; the position itself counts as seen (for repetition)."""
+    rows = [r.replace(" ", "") for r in rows]
+    game = make_game("asli", board_size=len(rows), komi=komi)
+    data = game.new_state().to_dict()
+    data.update({"board": [".XO".index(ch) for row in rows for ch in row],
+                 "to_move": 0 if to_move == "black" else 1, "first_turn_done": [True, True], "seen": []})
+    data.update(fields)
+    state = game.state_from_dict(data)
+    state.seen.add(state._hash())
+    return state
+
+
+def replay(game_name, moves, **options):
+    state = make_game(game_name, **options).new_state()
+    for move in moves:
+        state.apply(state.game.notation_to_action(move))
+    return state

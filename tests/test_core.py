@@ -173,3 +173,27 @@ def test_mark_runs(length):
                 col_hit = any(all(grid[k, c] for k in range(s, s + length))
                               for s in range(max(0, r - length + 1), min(r, 7 - length) + 1))
                 assert on_row[r * 7 + c] == row_hit and on_col[r * 7 + c] == col_hit
+
+
+@pytest.mark.parametrize("geo", GEOMETRIES[:5], ids=lambda g: g.describe())
+def test_cut_cells_and_dfs_subtrees(geo):
+    rng = np.random.default_rng(geo.num_cells)
+    for _ in range(6):
+        member = geo.on_board & (rng.random(geo.num_cells) < 0.7)
+        cut = kernels.cut_cells(member, geo.neighbours, geo.degree)
+        before = len(direct_components(geo, member))
+        for p in np.flatnonzero(member):
+            without = member.copy()
+            without[p] = False
+            alone = not any(member[nb] for nb in direct_neighbours(geo, p))
+            assert cut[p] == (len(direct_components(geo, without)) > before - (1 if alone else 0)), p
+        disc, low, parent, size, order = kernels.dfs_lowlink(member, geo.neighbours, geo.degree)
+        assert sorted(order.tolist()) == np.flatnonzero(member).tolist()
+        for c in order:
+            inside = {int(v) for v in order if disc[c] <= disc[v] < disc[c] + size[c]}
+            walk, node = set(), None
+            for v in inside:  # every cell of the subtree has c as an ancestor
+                node = v
+                while node != c and node >= 0:
+                    node = parent[node]
+                assert node == c

@@ -21,9 +21,10 @@ OPTION_SETS = {
                {"board_size": 13, "komi": -3.5, "max_moves": 30}],
     "lifeline": [{}, {"board_size": 3}, {"board_size": 4, "pie": "weak"},
                  {"board_size": 6, "pie": "komi", "komi": 3, "max_moves": 50}],
+    "asli": [{}, {"board_size": 4}, {"board_size": 5, "komi": 3}, {"board_size": 13, "komi": 1, "max_moves": 60}],
 }
 SMALL = {"lin": {"board_size": 5, "line_length": 4}, "linage": {"board_size": 5, "line_length": 3},
-         "lifeline": {"board_size": 3}}
+         "lifeline": {"board_size": 3}, "asli": {"board_size": 5}}
 BAD_OPTIONS = {
     "lin": [({"board_size": 8}, "board_size"), ({"board_size": 3}, "board_size"), ({"board_size": 27}, "board_size"),
             ({"board_size": 9.0}, "board_size"), ({"board_size": "9"}, "board_size"),
@@ -36,6 +37,8 @@ BAD_OPTIONS = {
     "lifeline": [({"board_size": 2}, "board_size"), ({"board_size": 16}, "board_size"),
                  ({"pie": "medium"}, "pie"), ({"pie": None}, "pie"), ({"komi": -1}, "komi"),
                  ({"pie": "komi", "komi": 1.5}, "komi"), ({"line_length": 3}, "line_length")],
+    "asli": [({"board_size": 3}, "board_size"), ({"board_size": 26}, "board_size"), ({"komi": -1}, "komi"),
+             ({"komi": 0.5}, "komi"), ({"pie": "strong"}, "pie")],
 }
 COMMON_BAD = [({"max_moves": 0}, "max_moves"), ({"render_mode": "window"}, "render_mode"),
               ({"illegal_action": "ignore"}, "illegal_action"), ({"colour": 1}, "colour")]

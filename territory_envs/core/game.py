@@ -143,6 +143,10 @@ class GameState(ABC):
         """Points per side, ``(first, second)``, komi included; ``None`` for games without points."""
         return None
 
+    def info(self) -> dict:
+        """Game facts for ``infos`` besides side, score and winner (e.g. Asli's prison)."""
+        return {}
+
     @abstractmethod
     def observation(self, player: int) -> np.ndarray:
         """int8 planes ``(H, W, C)`` seen by ``player`` (the game's docstring table)."""

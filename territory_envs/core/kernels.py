@@ -117,31 +117,38 @@ def any_per_component(labels, count, flag):
 
 
 @njit(cache=True)
+def bucket_by_label(labels, count):
+    """Cells grouped by component (a counting sort): the cells of component ``k`` are
+    ``order[offsets[k]:offsets[k + 1]]``."""
+    n = labels.shape[0]
+    offsets = np.zeros(count + 1, dtype=np.int32)
+    for i in range(n):
+        if labels[i] >= 0:
+            offsets[labels[i] + 1] += 1
+    for k in range(count):
+        offsets[k + 1] += offsets[k]
+    order = np.empty(offsets[count], dtype=np.int32)
+    fill = offsets[:-1].copy()
+    for i in range(n):
+        k = labels[i]
+        if k >= 0:
+            order[fill[k]] = i
+            fill[k] += 1
+    return offsets, order
+
+
+@njit(cache=True)
 def region_group_adjacency(region_labels, n_regions, group_labels, n_groups, neighbours, degree):
     """The distinct (region, group) pairs that touch, in compressed-row form.
 
     Returns ``(start, groups)``: the groups adjacent to region ``k`` are
     ``groups[start[k]:start[k + 1]]``, each listed once. Linear time: cells are bucketed by region
-    (counting sort) and a per-group stamp removes duplicates.
+    and a per-group stamp removes duplicates.
     """
-    n = region_labels.shape[0]
-    # bucket the region cells by label
-    offsets = np.zeros(n_regions + 1, dtype=np.int32)
-    for i in range(n):
-        if region_labels[i] >= 0:
-            offsets[region_labels[i] + 1] += 1
-    for k in range(n_regions):
-        offsets[k + 1] += offsets[k]
-    order = np.empty(offsets[n_regions], dtype=np.int32)
-    fill = offsets[:-1].copy()
-    for i in range(n):
-        k = region_labels[i]
-        if k >= 0:
-            order[fill[k]] = i
-            fill[k] += 1
+    offsets, order = bucket_by_label(region_labels, n_regions)
     stamp = np.full(max(n_groups, 1), -1, dtype=np.int32)
     start = np.zeros(n_regions + 1, dtype=np.int32)
-    pairs = np.empty(max(n * neighbours.shape[1], 1), dtype=np.int32)
+    pairs = np.empty(max(order.shape[0] * neighbours.shape[1], 1), dtype=np.int32)
     m = 0
     for k in range(n_regions):
         start[k] = m
@@ -155,6 +162,80 @@ def region_group_adjacency(region_labels, n_regions, group_labels, n_groups, nei
                     m += 1
     start[n_regions] = m
     return start, pairs[:m].copy()
+
+
+@njit(cache=True)
+def dfs_lowlink(member, neighbours, degree):
+    """Iterative depth-first search over every component of the member cells, with Tarjan's
+    low-links. Returns ``(disc, low, parent, size, order)``: discovery times (-1 for non-members),
+    low-links, DFS-tree parents (-1 for roots), subtree sizes, and the members in discovery order
+    (so the subtree of ``c`` is the cells with ``disc[c] <= disc < disc[c] + size[c]``).
+    A cell ``p`` separates its component iff it is a root with two or more tree children, or has
+    a child ``c`` with ``low[c] >= disc[p]`` (see :func:`cut_cells`)."""
+    n = member.shape[0]
+    disc = np.full(n, -1, dtype=np.int32)
+    low = np.zeros(n, dtype=np.int32)
+    parent = np.full(n, -1, dtype=np.int32)
+    size = np.zeros(n, dtype=np.int32)
+    next_nb = np.zeros(n, dtype=np.int32)
+    stack = np.empty(n, dtype=np.int32)
+    order = np.empty(n, dtype=np.int32)
+    clock = 0
+    for root in range(n):
+        if not member[root] or disc[root] >= 0:
+            continue
+        disc[root] = clock
+        low[root] = clock
+        order[clock] = root
+        clock += 1
+        size[root] = 1
+        stack[0] = root
+        top = 1
+        while top > 0:
+            v = stack[top - 1]
+            if next_nb[v] < degree[v]:
+                w = neighbours[v, next_nb[v]]
+                next_nb[v] += 1
+                if not member[w]:
+                    continue
+                if disc[w] < 0:
+                    parent[w] = v
+                    disc[w] = clock
+                    low[w] = clock
+                    order[clock] = w
+                    clock += 1
+                    size[w] = 1
+                    stack[top] = w
+                    top += 1
+                elif w != parent[v] and disc[w] < low[v]:
+                    low[v] = disc[w]
+            else:
+                top -= 1
+                p = parent[v]
+                if p >= 0:
+                    if low[v] < low[p]:
+                        low[p] = low[v]
+                    size[p] += size[v]
+    return disc, low, parent, size, order[:clock].copy()
+
+
+@njit(cache=True)
+def cut_cells(member, neighbours, degree):
+    """Articulation points of the member cells' graph: removing one splits its component."""
+    disc, low, parent, size, order = dfs_lowlink(member, neighbours, degree)
+    n = member.shape[0]
+    cut = np.zeros(n, dtype=np.bool_)
+    children = np.zeros(n, dtype=np.int32)
+    for v in order:
+        p = parent[v]
+        if p >= 0:
+            children[p] += 1
+            if parent[p] >= 0 and low[v] >= disc[p]:
+                cut[p] = True
+    for v in order:
+        if parent[v] < 0 and children[v] >= 2:
+            cut[v] = True
+    return cut
 
 
 @njit(cache=True)

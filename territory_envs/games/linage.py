@@ -28,7 +28,8 @@ from numba import njit
 
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
-from ..core.kernels import EMPTY, any_per_component, label_components, mark_line_starts, mark_runs
+from ..core.kernels import (EMPTY, any_per_component, dfs_lowlink, label_components, mark_line_starts,
+                             mark_runs)
 from ..core.options import check_int, check_number
 
 # region kinds per cell (derived)
@@ -76,50 +77,15 @@ def analyse_linage(board, height, width, line_length, neighbours, degree, kind, 
         horizontal_points += not has_v[k]
 
     # depth-first search over every free region, with low-links, subtree sizes and line sums
-    disc = np.full(n, -1, dtype=np.int32)
-    low = np.zeros(n, dtype=np.int32)
-    parent = np.full(n, -1, dtype=np.int32)
-    size = np.zeros(n, dtype=np.int32)
-    sub = np.zeros(n, dtype=np.int32)
-    next_nb = np.zeros(n, dtype=np.int32)
-    stack = np.empty(n, dtype=np.int32)
-    clock = 0
-    for root in range(n):
-        if kind[root] != FREE or disc[root] >= 0:
-            continue
-        disc[root] = clock
-        low[root] = clock
-        clock += 1
-        size[root] = 1
-        sub[root] = rep[root]
-        stack[0] = root
-        top = 1
-        while top > 0:
-            v = stack[top - 1]
-            if next_nb[v] < degree[v]:
-                w = neighbours[v, next_nb[v]]
-                next_nb[v] += 1
-                if not empty[w]:
-                    continue
-                if disc[w] < 0:
-                    parent[w] = v
-                    disc[w] = clock
-                    low[w] = clock
-                    clock += 1
-                    size[w] = 1
-                    sub[w] = rep[w]
-                    stack[top] = w
-                    top += 1
-                elif w != parent[v] and disc[w] < low[v]:
-                    low[v] = disc[w]
-            else:
-                top -= 1
-                p = parent[v]
-                if p >= 0:
-                    if low[v] < low[p]:
-                        low[p] = low[v]
-                    size[p] += size[v]
-                    sub[p] += sub[v]
+    free = np.zeros(n, dtype=np.bool_)
+    for i in range(n):
+        free[i] = kind[i] == FREE
+    disc, low, parent, size, order = dfs_lowlink(free, neighbours, degree)
+    sub = rep.copy()
+    for j in range(order.shape[0] - 1, -1, -1):  # children before parents
+        v = order[j]
+        if parent[v] >= 0:
+            sub[parent[v]] += sub[v]
 
     part_root = np.empty(4, dtype=np.int32)
     part_lines = np.empty(4, dtype=np.int32)

@@ -1,0 +1,543 @@
+"""The rules of Asli, as ``../shared/rules/asli.txt`` and RULINGS.md read them.
+
+We implement the text in ``asli.txt``. A different published version of Asli exists (with a
+lone-group exception and prisoners cancelling in pairs); it is not this one.
+
+Black and White play on a square board (4 neighbours); off the board lies the prison.
+
+* A *group* is a maximal connected set of same-coloured stones; it is *dead* if no empty region
+  next to it touches another group of its colour (a lone group is dead), as in Lifeline.
+* A *territory* is a maximal connected set of empty points, owned by a player if every stone next
+  to it is theirs (a territory touching no stone is nobody's). An *incursion* is a placement in a
+  territory of the opponent (judged before the stone lands); it is *minimal* if it sends exactly
+  one enemy group to the prison.
+* A turn is one of: take one enemy stone out of the prison (action ``H*W``), or place a stone and
+  move every dead enemy group to the prison. Each player's first turn places twice, capturing
+  after each stone; a White first turn spent on a prison removal uses the double placement up.
+* At the end of a turn no friendly group may be dead. A minimal incursion is illegal right after
+  the opponent's minimal incursion (a prison removal in between clears the ban; a double first
+  turn is minimal if either stone was, and the ban covers both stones).
+* A player with no legal action loses. A placement turn that recreates a (board, player to move)
+  seen at the end of any earlier turn or at the start ends the game in a draw: a Zobrist hash of
+  every turn-boundary position is kept in the state.
+* Komi pie: ``komi`` black stones start in the prison, each one an extra action for White.
+
+The legal mask. At the start of every turn after the first ones, every group is alive. A stone on
+``p`` in region ``R`` then changes only ``R`` and the groups around it. If ``p`` is not a cut point
+of ``R``, ``R - p`` stays one region, every friendly group in it shares it with the new group, and
+an enemy group can only die if it touched ``R`` at ``p`` alone or ``R - p`` keeps fewer than two enemy
+groups, and has no partner through another region. Counting, per region, the distinct groups of
+each colour, per group the regions that give it a partner, and per (point, neighbour group) the
+points of ``R`` that group touches decides most points in constant time each: legal without
+capture, or illegal as a lone stone. Cut points, possible captures (where minimal incursions and
+their ban live) and first turns are simulated exactly; the differential tests compare the whole
+mask with the reference engine.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..core.game import Game, GameState, Plane
+from ..core.geometry import square
+from ..core.kernels import (EMPTY, MANY, bucket_by_label, cut_cells, liveness, region_group_adjacency)
+from ..core.options import check_int
+
+NOBODY, BLACK_OWNS, WHITE_OWNS = 0, 1, 2
+
+
+@njit(cache=True)
+def place_and_capture(board, side, p, on_board, neighbours, degree):
+    """``side`` places on ``p``; every dead enemy group goes to the prison. Returns
+    ``(groups, stones, friends_alive)``: enemy groups and stones captured, and whether every
+    friendly group lives afterwards."""
+    mover = side + 1
+    enemy = 3 - mover
+    board[p] = mover
+    labels, count, alive, _ = liveness(board, on_board, neighbours, degree)
+    counted = np.zeros(count, dtype=np.bool_)
+    groups = 0
+    stones = 0
+    for i in range(board.shape[0]):
+        if board[i] == enemy and not alive[labels[i]]:
+            if not counted[labels[i]]:
+                counted[labels[i]] = True
+                groups += 1
+            board[i] = EMPTY
+            stones += 1
+    if stones > 0:
+        labels, count, alive, _ = liveness(board, on_board, neighbours, degree)
+    for i in range(board.shape[0]):
+        if board[i] == mover and not alive[labels[i]]:
+            return groups, stones, False
+    return groups, stones, True
+
+
+@njit(cache=True)
+def is_incursion(board, side, p, on_board, neighbours, degree):
+    """Is a stone of ``side`` on ``p`` an incursion (p's territory owned by the opponent)?"""
+    labels, _, _, reach = liveness(board, on_board, neighbours, degree)
+    k = labels[p]
+    return reach[k, 1 - side] != -1 and reach[k, side] == -1
+
+
+@njit(cache=True)
+def single_turn_legal(board, side, p, ban, on_board, neighbours, degree):
+    """Exact: is a single placement on ``p`` a legal turn?"""
+    incursion = is_incursion(board, side, p, on_board, neighbours, degree)
+    trial = board.copy()
+    groups, _, alive = place_and_capture(trial, side, p, on_board, neighbours, degree)
+    return alive and not (ban and incursion and groups == 1)
+
+
+@njit(cache=True)
+def pair_turn_legal(board, side, first, second, ban, on_board, neighbours, degree):
+    """Exact: is the double placement ``first`` then ``second`` (capturing after each) legal?"""
+    if ban and is_incursion(board, side, first, on_board, neighbours, degree):
+        trial = board.copy()
+        groups, _, _ = place_and_capture(trial, side, first, on_board, neighbours, degree)
+        if groups == 1:
+            return False
+    trial = board.copy()
+    place_and_capture(trial, side, first, on_board, neighbours, degree)
+    if trial[second] != EMPTY:
+        return False
+    incursion = is_incursion(trial, side, second, on_board, neighbours, degree)
+    groups, _, alive = place_and_capture(trial, side, second, on_board, neighbours, degree)
+    return alive and not (ban and incursion and groups == 1)
+
+
+@njit(cache=True)
+def _adjacent(a, b, neighbours, degree):
+    for d in range(degree[a]):
+        if neighbours[a, d] == b:
+            return True
+    return False
+
+
+@njit(cache=True)
+def first_stone_mask(board, side, ban, quick, on_board, neighbours, degree, mask):
+    """First stone of a double placement: legal iff some second stone completes a legal turn.
+    With ``quick`` (no ban, the side has no stone: every first turn) a stone with an empty
+    neighbour ``x`` that has an empty neighbour ``q`` not touching the stone is legal: the pair
+    shares x's region and lives. Otherwise the partner is searched by simulation."""
+    n = board.shape[0]
+    for p in range(n):
+        mask[p] = False
+        if not on_board[p] or board[p] != EMPTY:
+            continue
+        if quick:
+            for d in range(degree[p]):
+                x = neighbours[p, d]
+                if board[x] != EMPTY:
+                    continue
+                for e in range(degree[x]):
+                    q = neighbours[x, e]
+                    if q != p and board[q] == EMPTY and not _adjacent(p, q, neighbours, degree):
+                        mask[p] = True
+                if mask[p]:
+                    break
+            if mask[p]:
+                continue
+        for k in range(1, n):
+            q = (p + n // 2 + k) % n
+            if q != p and on_board[q] and board[q] == EMPTY and pair_turn_legal(
+                    board, side, p, q, ban, on_board, neighbours, degree):
+                mask[p] = True
+                break
+
+
+@njit(cache=True)
+def second_stone_mask(board, side, first, ban, quick, on_board, neighbours, degree, mask):
+    """Second stone (``board`` holds the first stone and its captures): legal iff the turn ends
+    with every friendly group alive and, under the ban, is no minimal incursion. With ``quick``
+    (no ban, no other friendly stone) a stone not touching the first, in a region next to it,
+    is legal at once: the two share that region."""
+    labels, count, _, _ = liveness(board, on_board, neighbours, degree)
+    near = np.zeros(count, dtype=np.bool_)
+    for d in range(degree[first]):
+        x = neighbours[first, d]
+        if board[x] == EMPTY:
+            near[labels[x]] = True
+    for p in range(board.shape[0]):
+        mask[p] = False
+        if not on_board[p] or board[p] != EMPTY:
+            continue
+        if quick and near[labels[p]] and not _adjacent(p, first, neighbours, degree):
+            mask[p] = True
+        else:
+            mask[p] = single_turn_legal(board, side, p, ban, on_board, neighbours, degree)
+
+
+@njit(cache=True)
+def analyse_asli(board, side, ban, single, on_board, neighbours, degree, mask, owner, danger):
+    """Derived facts and, if ``single``, the legal placements of ``side`` for a single-stone turn.
+
+    ``owner`` per empty point: NOBODY, BLACK_OWNS, WHITE_OWNS (its territory's owner); ``danger``
+    per stone: its group lives through one region only. Returns ``(all_alive, legal, simulated)``:
+    whether every group lives, the number of legal points and how many needed simulation."""
+    n = board.shape[0]
+    labels, count, alive, reach = liveness(board, on_board, neighbours, degree)
+    region_labels = np.full(n, -1, dtype=np.int32)
+    group_labels = np.full(n, -1, dtype=np.int32)
+    colour = np.zeros(count, dtype=np.int8)
+    for i in range(n):
+        if labels[i] >= 0:
+            colour[labels[i]] = board[i]
+            if board[i] == EMPTY:
+                region_labels[i] = labels[i]
+            else:
+                group_labels[i] = labels[i]
+    start, adj = region_group_adjacency(region_labels, count, group_labels, count, neighbours, degree)
+    # distinct groups of each colour per region; partner regions per group
+    per_colour = np.zeros((count, 2), dtype=np.int32)
+    for k in range(count):
+        for j in range(start[k], start[k + 1]):
+            per_colour[k, colour[adj[j]] - 1] += 1
+    partners = np.zeros(count, dtype=np.int32)
+    for k in range(count):
+        for j in range(start[k], start[k + 1]):
+            g = adj[j]
+            if per_colour[k, colour[g] - 1] >= 2:
+                partners[g] += 1
+    all_alive = True
+    for i in range(n):
+        owner[i] = NOBODY
+        danger[i] = False
+        k = labels[i]
+        if k < 0:
+            continue
+        if board[i] == EMPTY:
+            if reach[k, 0] != -1 and reach[k, 1] == -1:
+                owner[i] = BLACK_OWNS
+            elif reach[k, 1] != -1 and reach[k, 0] == -1:
+                owner[i] = WHITE_OWNS
+        else:
+            danger[i] = partners[k] == 1
+            if not alive[k]:
+                all_alive = False
+    if not single:
+        return all_alive, 0, 0
+
+    # contact[i, d]: for an empty point i and its neighbour d holding a stone, how many points of
+    # i's region touch that neighbour's group
+    offsets, order = bucket_by_label(region_labels, count)
+    stamp = np.full(count, -1, dtype=np.int32)
+    touches = np.zeros(count, dtype=np.int32)
+    contact = np.zeros(neighbours.shape, dtype=np.int32)
+    for k in range(count):
+        for j in range(offsets[k], offsets[k + 1]):
+            cell = order[j]
+            for d in range(degree[cell]):
+                g = group_labels[neighbours[cell, d]]
+                if g < 0:
+                    continue
+                seen_here = False
+                for e in range(d):
+                    if group_labels[neighbours[cell, e]] == g:
+                        seen_here = True
+                if seen_here:
+                    continue
+                if stamp[g] != k:
+                    stamp[g] = k
+                    touches[g] = 0
+                touches[g] += 1
+        for j in range(offsets[k], offsets[k + 1]):
+            cell = order[j]
+            for d in range(degree[cell]):
+                g = group_labels[neighbours[cell, d]]
+                if g >= 0:
+                    contact[cell, d] = touches[g]
+
+    cut = cut_cells(region_labels >= 0, neighbours, degree)
+    me = side
+    foe = 1 - side
+    legal = 0
+    simulated = 0
+    friends = np.empty(4, dtype=np.int32)
+    for p in range(n):
+        mask[p] = False
+        if region_labels[p] < 0:
+            continue
+        k = region_labels[p]
+        decided = False
+        if all_alive and not cut[p]:
+            # the distinct groups next to p, with their contact with R
+            n_friends = 0
+            lost = 0
+            danger_of_capture = False
+            for d in range(degree[p]):
+                g = group_labels[neighbours[p, d]]
+                if g < 0:
+                    continue
+                dup = False
+                for e in range(d):
+                    if group_labels[neighbours[p, e]] == g:
+                        dup = True
+                if dup:
+                    continue
+                if colour[g] - 1 == me:
+                    friends[n_friends] = g
+                    n_friends += 1
+                elif contact[p, d] == 1:  # this enemy group touches R at p only: it loses R
+                    lost += 1
+                    other = partners[g] - (1 if per_colour[k, foe] >= 2 else 0)
+                    if other < 1:
+                        danger_of_capture = True
+            remaining = per_colour[k, foe] - lost
+            if per_colour[k, foe] >= 2 and remaining <= 1 and remaining >= 0:
+                # R stops being a partner region for the enemy group left in it
+                for j in range(start[k], start[k + 1]):
+                    g = adj[j]
+                    if colour[g] - 1 == foe and partners[g] - 1 < 1:
+                        # lost groups were checked above; a remaining one is at risk
+                        at_p_only = False
+                        for d in range(degree[p]):
+                            if group_labels[neighbours[p, d]] == g and contact[p, d] == 1:
+                                at_p_only = True
+                        if not at_p_only:
+                            danger_of_capture = True
+            if not danger_of_capture:
+                if per_colour[k, me] - n_friends >= 1:
+                    mask[p] = True  # a friend in R - p shares it with the new group
+                    decided = True
+                elif n_friends == 0:
+                    decided = True  # a lone stone among enemies or nobody, capturing nothing
+                elif n_friends == 1 and partners[friends[0]] - (1 if per_colour[k, me] >= 2 else 0) >= 1:
+                    mask[p] = True  # the group it extends lives through another region
+                    decided = True
+        if not decided:
+            simulated += 1
+            mask[p] = single_turn_legal(board, side, p, ban, on_board, neighbours, degree)
+        legal += mask[p]
+    return all_alive, legal, simulated
+
+
+@njit(cache=True)
+def zobrist_hash(board, side, keys, side_key):
+    h = np.uint64(0)
+    for i in range(board.shape[0]):
+        if board[i] != EMPTY:
+            h ^= keys[i, board[i] - 1]
+    if side == 1:
+        h ^= side_key
+    return h
+
+
+@njit(cache=True)
+def asli_planes(board, owner, danger, mask, observer, legal_for_observer, own_prisoners,
+                opponent_prisoners, ban, second_stone, out):
+    """Fill the observation ``out`` (H, W, 14) for side ``observer`` (see PLANES)."""
+    height, width = out.shape[0], out.shape[1]
+    own = observer + 1
+    for r in range(height):
+        for c in range(width):
+            i = r * width + c
+            b = board[i]
+            out[r, c, 0] = b == own
+            out[r, c, 1] = b != EMPTY and b != own
+            out[r, c, 2] = b == EMPTY
+            out[r, c, 3] = 1
+            out[r, c, 4] = owner[i] == own
+            out[r, c, 5] = owner[i] != NOBODY and owner[i] != own
+            out[r, c, 6] = b == own and danger[i]
+            out[r, c, 7] = b != EMPTY and b != own and danger[i]
+            out[r, c, 8] = legal_for_observer and mask[i]
+            out[r, c, 9] = own_prisoners
+            out[r, c, 10] = opponent_prisoners
+            out[r, c, 11] = ban
+            out[r, c, 12] = second_stone
+            out[r, c, 13] = observer
+
+
+PLANES = (
+    Plane("own_stones", "stones of the observer"),
+    Plane("opponent_stones", "stones of the opponent"),
+    Plane("empty", "empty points"),
+    Plane("on_board", "points of the board (all ones)"),
+    Plane("own_territory", "empty points of territories the observer owns"),
+    Plane("opponent_territory", "empty points of territories the opponent owns"),
+    Plane("own_danger", "the observer's stones in groups alive through a single empty region"),
+    Plane("opponent_danger", "the opponent's stones in groups alive through a single empty region"),
+    Plane("legal", "the observer's legal placements (zeros when the observer is not to move)"),
+    Plane("own_prisoners", "constant: enemy stones in the prison that the observer may remove, "
+                           "round(100 * k / points) clipped to 100", 0, 100),
+    Plane("opponent_prisoners", "constant: the observer's stones in the prison (the opponent may "
+                                "remove them), round(100 * k / points) clipped to 100", 0, 100),
+    Plane("ban", "constant: 1 if the last turn was a minimal incursion (the player to move may not "
+                 "make one)"),
+    Plane("second_stone", "constant: 1 when the next stone is the second of a double placement"),
+    Plane("side", "constant: 0 if the observer plays Black, 1 if White"),
+)
+
+_ZOBRIST: dict = {}
+
+
+def zobrist_keys(num_cells: int):
+    """Fixed random keys per (point, colour) and for White to move (same on every machine)."""
+    if num_cells not in _ZOBRIST:
+        rng = np.random.default_rng(20261129 + num_cells)
+        keys = rng.integers(1, 2**63, size=(num_cells, 2), dtype=np.uint64)
+        side_key = np.uint64(rng.integers(1, 2**63, dtype=np.uint64))
+        keys.setflags(write=False)
+        _ZOBRIST[num_cells] = (keys, side_key)
+    return _ZOBRIST[num_cells]
+
+
+class AsliGame(Game):
+    """Asli with fixed options: ``board_size`` (4..25, default 9), ``komi`` (black stones in the
+    prison at the start, whole number >= 0, default 0), ``max_moves``."""
+
+    name = "asli"
+    sides = ("black", "white")
+    special_actions = ("remove_prisoner",)
+    option_defaults = {"board_size": 9, "komi": 0}
+    planes = PLANES
+
+    def _validate(self, o):
+        o["board_size"] = check_int("board_size", o["board_size"], 4, 25)
+        o["komi"] = check_int("komi", o["komi"], 0, 10_000)
+        self.zobrist = zobrist_keys(o["board_size"] ** 2)
+        return square(o["board_size"])
+
+    def default_max_moves(self) -> int:
+        return 20 * self.geometry.num_points + 2 * self.option_defaults["komi"]
+
+
+class AsliState(GameState):
+    __slots__ = ("prison", "pending", "pending_minimal", "first_turn_done", "last_minimal", "seen",
+                 "owner", "danger", "simulated")
+
+    def _init_extra(self):
+        self.prison = [self.game.options["komi"], 0]  # stones of each colour in the prison
+        self.pending = -1  # first stone of a double placement awaiting its second
+        self.pending_minimal = False  # ... and whether it was a minimal incursion
+        self.first_turn_done = [False, False]
+        self.last_minimal = False  # the last turn was a minimal incursion: the ban is on
+        self.seen = {self._hash()}  # Zobrist hashes of every turn-boundary (board, side to move)
+
+    def _hash(self) -> int:
+        keys, side_key = self.game.zobrist
+        return int(zobrist_hash(self.board, self.to_move, keys, side_key))
+
+    def _extra_fields(self):
+        return {"prison": list(self.prison), "pending": self.pending, "pending_minimal": self.pending_minimal,
+                "first_turn_done": list(self.first_turn_done), "last_minimal": self.last_minimal,
+                "seen": sorted(self.seen)}
+
+    def _load_extra(self, data):
+        self.prison = [int(x) for x in data["prison"]]
+        self.pending = int(data["pending"])
+        self.pending_minimal = bool(data["pending_minimal"])
+        self.first_turn_done = [bool(x) for x in data["first_turn_done"]]
+        self.last_minimal = bool(data["last_minimal"])
+        self.seen = {int(h) for h in data["seen"]}
+        if len(self.prison) != 2 or min(self.prison) < 0 or len(self.first_turn_done) != 2:
+            raise ValueError("state dict: bad 'prison' or 'first_turn_done'")
+        if self.pending >= 0 and self.board[self.pending] != self.to_move + 1:
+            raise ValueError("state dict: 'pending' must be a stone of the side to move")
+
+    def _clone_extra(self, new):
+        new.prison = self.prison.copy()
+        new.pending = self.pending
+        new.pending_minimal = self.pending_minimal
+        new.first_turn_done = self.first_turn_done.copy()
+        new.last_minimal = self.last_minimal
+        new.seen = self.seen.copy()
+        new.owner = self.owner.copy()
+        new.danger = self.danger.copy()
+        new.simulated = self.simulated
+
+    def _refresh(self):
+        n = self.game.num_cells
+        self.owner = np.zeros(n, dtype=np.int8)
+        self.danger = np.zeros(n, dtype=np.bool_)
+        self._compute_mask()
+
+    def _compute_mask(self):
+        """Legal actions of the side to move (the derived planes come along)."""
+        g = self.game
+        geo = g.geometry
+        side = self.to_move
+        cells = self.mask[:g.num_cells]
+        args = (geo.on_board, geo.neighbours, geo.degree)
+        double = not self.first_turn_done[side]
+        _, _, self.simulated = analyse_asli(self.board, side, self.last_minimal, not double, *args,
+                                            cells, self.owner, self.danger)
+        lone = not np.any(self.board == side + 1)
+        if self.pending >= 0:
+            quick = not self.last_minimal and np.count_nonzero(self.board == side + 1) == 1
+            second_stone_mask(self.board, side, self.pending, self.last_minimal, quick, *args, cells)
+        elif double:
+            first_stone_mask(self.board, side, self.last_minimal, lone and not self.last_minimal, *args, cells)
+        self.mask[g.num_cells] = self.pending < 0 and self.prison[1 - side] > 0
+
+    def _apply(self, action):
+        g = self.game
+        geo = g.geometry
+        side = self.to_move
+        if action == g.num_cells:  # take an enemy stone out of the prison: a whole turn
+            self.prison[1 - side] -= 1
+            self.first_turn_done[side] = True
+            self._end_turn(side, minimal=False, placement=False)
+            return
+        args = (geo.on_board, geo.neighbours, geo.degree)
+        incursion = is_incursion(self.board, side, action, *args)
+        groups, stones, _ = place_and_capture(self.board, side, action, *args)
+        self.prison[1 - side] += stones
+        minimal = incursion and groups == 1
+        if self.pending < 0 and not self.first_turn_done[side]:
+            self.pending = action
+            self.pending_minimal = minimal
+            self._compute_mask()
+            return
+        minimal = minimal or (self.pending >= 0 and self.pending_minimal)
+        self.pending = -1
+        self.pending_minimal = False
+        self.first_turn_done[side] = True
+        self._end_turn(side, minimal=minimal, placement=True)
+
+    def _end_turn(self, side, minimal, placement):
+        self.last_minimal = minimal
+        self.to_move = 1 - side
+        h = self._hash()
+        if placement and h in self.seen:  # the position recurs: a draw
+            self.terminal = True
+            self.winner = -1
+            self._compute_mask()
+            return
+        self.seen.add(h)
+        self._compute_mask()
+        if not self.mask.any():  # no legal action: the last to act wins
+            self.terminal = True
+            self.winner = side
+
+    def observation(self, player: int) -> np.ndarray:
+        side = player ^ self.flip
+        g = self.game
+        points = g.geometry.num_points
+        out = np.empty(g.obs_shape, dtype=np.int8)
+        asli_planes(self.board, self.owner, self.danger, self.mask, side,
+                    side == self.to_move and not self.terminal,
+                    min(100, round(100 * self.prison[1 - side] / points)),
+                    min(100, round(100 * self.prison[side] / points)),
+                    self.last_minimal, self.pending >= 0, out)
+        return out
+
+    def info(self) -> dict:
+        return {"prison": {"black": self.prison[0], "white": self.prison[1]}}
+
+    def overlays(self):
+        return [(self.owner == BLACK_OWNS, (40, 40, 40), 0.25), (self.owner == WHITE_OWNS, (250, 250, 250), 0.35),
+                (self.danger, (220, 50, 50), 0.35)]
+
+    def _footer(self):
+        parts = [super()._footer(), f"prison: {self.prison[0]} black, {self.prison[1]} white"]
+        if self.last_minimal and not self.terminal:
+            parts.append("minimal incursion banned")
+        if self.pending >= 0:
+            parts.append("second stone of a double placement")
+        return " - ".join(p for p in parts if p)
+
+
+AsliGame.state_class = AsliState
