@@ -84,10 +84,17 @@ def is_incursion(board, side, p, on_board, neighbours, degree):
 @njit(cache=True)
 def single_turn_legal(board, side, p, ban, on_board, neighbours, degree):
     """Exact: is a single placement on ``p`` a legal turn?"""
-    incursion = is_incursion(board, side, p, on_board, neighbours, degree)
+    incursion = ban and is_incursion(board, side, p, on_board, neighbours, degree)
+    return placement_legal(board, side, p, ban and incursion, on_board, neighbours, degree)
+
+
+@njit(cache=True)
+def placement_legal(board, side, p, banned_if_minimal, on_board, neighbours, degree):
+    """Exact, knowing whether a minimal incursion on ``p`` would be banned (the ban is on and
+    ``p`` lies in enemy territory)."""
     trial = board.copy()
     groups, _, alive = place_and_capture(trial, side, p, on_board, neighbours, degree)
-    return alive and not (ban and incursion and groups == 1)
+    return alive and not (banned_if_minimal and groups == 1)
 
 
 @njit(cache=True)
@@ -200,6 +207,14 @@ def analyse_asli(board, side, ban, single, on_board, neighbours, degree, mask, o
             g = adj[j]
             if per_colour[k, colour[g] - 1] >= 2:
                 partners[g] += 1
+    # groups of each colour for which region k is the only partner region: only they can die
+    # when a stone lands in k
+    dependent = np.zeros((count, 2), dtype=np.int32)
+    for k in range(count):
+        for j in range(start[k], start[k + 1]):
+            g = adj[j]
+            if per_colour[k, colour[g] - 1] >= 2 and partners[g] == 1:
+                dependent[k, colour[g] - 1] += 1
     all_alive = True
     for i in range(n):
         owner[i] = NOBODY
@@ -255,17 +270,23 @@ def analyse_asli(board, side, ban, single, on_board, neighbours, degree, mask, o
     legal = 0
     simulated = 0
     friends = np.empty(4, dtype=np.int32)
+    lost = np.empty(4, dtype=np.int32)
+    part_of = np.full(n, -1, dtype=np.int32)  # scratch: the part of R - p of each point of R
+    part_bits = np.zeros(count, dtype=np.int32)  # scratch: the parts each enemy group touches
+    stack = np.empty(n, dtype=np.int32)
     for p in range(n):
         mask[p] = False
         if region_labels[p] < 0:
             continue
         k = region_labels[p]
         decided = False
-        if all_alive and not cut[p]:
-            # the distinct groups next to p, with their contact with R
+        region_size = offsets[k + 1] - offsets[k]
+        if all_alive and (dependent[k, foe] == 0 or not cut[p] or region_size <= 64):
+            # the distinct groups next to p: friends join the new group; an enemy group touching
+            # R at p only loses R, and dies if R was its only partner region
             n_friends = 0
-            lost = 0
-            danger_of_capture = False
+            n_lost = 0
+            dying = 0
             for d in range(degree[p]):
                 g = group_labels[neighbours[p, d]]
                 if g < 0:
@@ -279,36 +300,101 @@ def analyse_asli(board, side, ban, single, on_board, neighbours, degree, mask, o
                 if colour[g] - 1 == me:
                     friends[n_friends] = g
                     n_friends += 1
-                elif contact[p, d] == 1:  # this enemy group touches R at p only: it loses R
-                    lost += 1
-                    other = partners[g] - (1 if per_colour[k, foe] >= 2 else 0)
-                    if other < 1:
-                        danger_of_capture = True
-            remaining = per_colour[k, foe] - lost
-            if per_colour[k, foe] >= 2 and remaining <= 1 and remaining >= 0:
-                # R stops being a partner region for the enemy group left in it
+                elif contact[p, d] == 1:
+                    lost[n_lost] = g
+                    n_lost += 1
+            if dependent[k, foe] == 0:
+                dying = 0  # every enemy group around R lives through another region
+            elif not cut[p]:
+                for f in range(n_lost):
+                    if partners[lost[f]] - (1 if per_colour[k, foe] >= 2 else 0) < 1:
+                        dying += 1
+                if per_colour[k, foe] >= 2 and per_colour[k, foe] - n_lost == 1:
+                    # R - p (one region) keeps a single enemy group: R is no partner region any
+                    # more, and that group dies if it had no other
+                    for j in range(start[k], start[k + 1]):
+                        g = adj[j]
+                        if colour[g] - 1 == foe and partners[g] == 1:
+                            was_lost = False
+                            for f in range(n_lost):
+                                if lost[f] == g:
+                                    was_lost = True
+                            if not was_lost:
+                                dying += 1
+            else:
+                # p cuts a small region: label the parts of R - p, note which parts each enemy
+                # group touches, and count the enemy groups per part
+                parts = 0
+                for d in range(degree[p]):
+                    q = neighbours[p, d]
+                    if region_labels[q] != k or part_of[q] >= 0:
+                        continue
+                    part_of[q] = parts
+                    top = 0
+                    stack[top] = q
+                    top += 1
+                    while top > 0:
+                        top -= 1
+                        v = stack[top]
+                        for e in range(degree[v]):
+                            w = neighbours[v, e]
+                            if w != p and region_labels[w] == k and part_of[w] < 0:
+                                part_of[w] = parts
+                                stack[top] = w
+                                top += 1
+                    parts += 1
+                for j in range(offsets[k], offsets[k + 1]):
+                    v = order[j]
+                    if v == p:
+                        continue
+                    for e in range(degree[v]):
+                        g = group_labels[neighbours[v, e]]
+                        if g >= 0 and colour[g] - 1 == foe:
+                            part_bits[g] |= 1 << part_of[v]
+                per_part = np.zeros(4, dtype=np.int32)
                 for j in range(start[k], start[k + 1]):
                     g = adj[j]
-                    if colour[g] - 1 == foe and partners[g] - 1 < 1:
-                        # lost groups were checked above; a remaining one is at risk
-                        at_p_only = False
-                        for d in range(degree[p]):
-                            if group_labels[neighbours[p, d]] == g and contact[p, d] == 1:
-                                at_p_only = True
-                        if not at_p_only:
-                            danger_of_capture = True
-            if not danger_of_capture:
-                if per_colour[k, me] - n_friends >= 1:
-                    mask[p] = True  # a friend in R - p shares it with the new group
-                    decided = True
-                elif n_friends == 0:
-                    decided = True  # a lone stone among enemies or nobody, capturing nothing
-                elif n_friends == 1 and partners[friends[0]] - (1 if per_colour[k, me] >= 2 else 0) >= 1:
-                    mask[p] = True  # the group it extends lives through another region
-                    decided = True
+                    if colour[g] - 1 == foe:
+                        for b in range(parts):
+                            if (part_bits[g] >> b) & 1:
+                                per_part[b] += 1
+                for j in range(start[k], start[k + 1]):
+                    g = adj[j]
+                    if colour[g] - 1 == foe:
+                        keeps = False
+                        for b in range(parts):
+                            if (part_bits[g] >> b) & 1 and per_part[b] >= 2:
+                                keeps = True
+                        if not keeps and partners[g] - (1 if per_colour[k, foe] >= 2 else 0) < 1:
+                            dying += 1
+                        part_bits[g] = 0
+                for j in range(offsets[k], offsets[k + 1]):
+                    part_of[order[j]] = -1
+            # does the new group live before any capture (captures only add liberties)?
+            status = -1  # unknown
+            if per_colour[k, me] - n_friends >= 1:
+                status = 1  # a friend in R - p shares a region with it
+            elif n_friends == 0:
+                status = 0  # a lone stone with no friend around
+            else:
+                elsewhere = 0
+                for f in range(n_friends):
+                    if partners[friends[f]] - (1 if per_colour[k, me] >= 2 else 0) >= 1:
+                        elsewhere += 1
+                if elsewhere == 0:
+                    status = 0  # no joined group has a partner through another region
+                elif n_friends == 1:
+                    status = 1  # the one it extends keeps its partner elsewhere
+            if status == 1:
+                incursion = reach[k, foe] != -1 and reach[k, me] == -1
+                mask[p] = not (ban and incursion and dying == 1)
+                decided = True
+            elif status == 0 and dying == 0:
+                decided = True  # dead and capturing nothing: illegal
         if not decided:
             simulated += 1
-            mask[p] = single_turn_legal(board, side, p, ban, on_board, neighbours, degree)
+            incursion = reach[k, foe] != -1 and reach[k, me] == -1
+            mask[p] = placement_legal(board, side, p, ban and incursion, on_board, neighbours, degree)
         legal += mask[p]
     return all_alive, legal, simulated
 
@@ -482,7 +568,7 @@ class AsliState(GameState):
             self._end_turn(side, minimal=False, placement=False)
             return
         args = (geo.on_board, geo.neighbours, geo.degree)
-        incursion = is_incursion(self.board, side, action, *args)
+        incursion = self.owner[action] == 2 - side  # the territory's owner before the stone lands
         groups, stones, _ = place_and_capture(self.board, side, action, *args)
         self.prison[1 - side] += stones
         minimal = incursion and groups == 1
