@@ -543,19 +543,19 @@ class AsliState(GameState):
     def _compute_mask(self):
         """Legal actions of the side to move (the derived planes come along)."""
         g = self.game
-        geo = g.geometry
         side = self.to_move
         cells = self.mask[:g.num_cells]
-        args = (geo.on_board, geo.neighbours, geo.degree)
         double = not self.first_turn_done[side]
-        _, _, self.simulated = analyse_asli(self.board, side, self.last_minimal, not double, *args,
+        _, _, self.simulated = analyse_asli(self.board, side, self.last_minimal, not double, *g.kernel_args,
                                             cells, self.owner, self.danger)
-        lone = not np.any(self.board == side + 1)
-        if self.pending >= 0:
-            quick = not self.last_minimal and np.count_nonzero(self.board == side + 1) == 1
-            second_stone_mask(self.board, side, self.pending, self.last_minimal, quick, *args, cells)
-        elif double:
-            first_stone_mask(self.board, side, self.last_minimal, lone and not self.last_minimal, *args, cells)
+        if double:
+            own = int(np.count_nonzero(self.board == side + 1))
+            if self.pending >= 0:
+                quick = not self.last_minimal and own == 1
+                second_stone_mask(self.board, side, self.pending, self.last_minimal, quick, *g.kernel_args, cells)
+            else:
+                quick = not self.last_minimal and own == 0
+                first_stone_mask(self.board, side, self.last_minimal, quick, *g.kernel_args, cells)
         self.mask[g.num_cells] = self.pending < 0 and self.prison[1 - side] > 0
 
     def _apply(self, action):
