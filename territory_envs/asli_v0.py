@@ -52,16 +52,7 @@ in (see ``territory_envs.core.env``); the game state is ``env.unwrapped.state`` 
 """
 from __future__ import annotations
 
-from .core.env import TerritoryEnv
+from .core.env import define_env
 from .games.asli import AsliGame
 
-
-class raw_env(TerritoryEnv):
-    __doc__ = __doc__
-    game_class = AsliGame
-    metadata = {**TerritoryEnv.metadata, "name": "asli_v0"}
-
-
-def env(**options) -> raw_env:
-    """The Asli env with every check on (they are built into :class:`raw_env`)."""
-    return raw_env(**options)
+raw_env, env = define_env(AsliGame, "asli_v0", __doc__, __name__)

@@ -54,16 +54,7 @@ in (see ``territory_envs.core.env``); the game state is ``env.unwrapped.state`` 
 """
 from __future__ import annotations
 
-from .core.env import TerritoryEnv
+from .core.env import define_env
 from .games.lifeline import LifelineGame
 
-
-class raw_env(TerritoryEnv):
-    __doc__ = __doc__
-    game_class = LifelineGame
-    metadata = {**TerritoryEnv.metadata, "name": "lifeline_v0"}
-
-
-def env(**options) -> raw_env:
-    """The Lifeline env with every check on (they are built into :class:`raw_env`)."""
-    return raw_env(**options)
+raw_env, env = define_env(LifelineGame, "lifeline_v0", __doc__, __name__)

@@ -159,7 +159,6 @@ def test_lone_group_is_dead_and_two_groups_sharing_a_region_live():
 @pytest.mark.parametrize("length", [2, 3, 5])
 def test_mark_runs(length):
     rng = np.random.default_rng(length)
-    geo = square(7)
     for _ in range(20):
         member = rng.random(49) < 0.7
         on_row = np.empty(49, bool)
@@ -191,7 +190,7 @@ def test_cut_cells_and_dfs_subtrees(geo):
         assert sorted(order.tolist()) == np.flatnonzero(member).tolist()
         for c in order:
             inside = {int(v) for v in order if disc[c] <= disc[v] < disc[c] + size[c]}
-            walk, node = set(), None
+            node = None
             for v in inside:  # every cell of the subtree has c as an ancestor
                 node = v
                 while node != c and node >= 0:

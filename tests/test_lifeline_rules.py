@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from territory_envs import IllegalActionError, make_game
-from tests.positions import lifeline_position, names_of, stone_names
+from tests.positions import lifeline_position, stone_names
 
 
 def cell(state, name):

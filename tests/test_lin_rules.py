@@ -1,6 +1,5 @@
 """Lin rule scenarios: hand-built positions with the expected legal set, removals, end and score.
 Coordinates: 'a1' is the bottom-left point, row numbers grow upwards (row 5 is the top of a 5x5)."""
-import numpy as np
 import pytest
 
 from territory_envs import IllegalActionError

@@ -183,3 +183,19 @@ class TerritoryEnv(AECEnv):
 
     def __str__(self):
         return self.metadata.get("name", type(self).__name__)
+
+
+def define_env(game_class: type[Game], name: str, doc: str, module: str):
+    """The ``raw_env`` class and ``env`` function of a game's env module (PettingZoo's names):
+    ``raw_env, env = define_env(LinGame, "lin_v0", __doc__, __name__)``."""
+    cls = type("raw_env", (TerritoryEnv,), {
+        "__doc__": doc, "__module__": module, "game_class": game_class,
+        "metadata": {**TerritoryEnv.metadata, "name": name}})
+
+    def env(**options) -> TerritoryEnv:
+        return cls(**options)
+
+    env.__doc__ = (f"The {name} env with every check on (PettingZoo's usual wrappers are built into "
+                   f"``raw_env``); options as in the module docstring.")
+    env.__module__ = module
+    return cls, env

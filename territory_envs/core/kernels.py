@@ -335,3 +335,52 @@ def mark_line_starts(member, height, width, length, row_start, col_start):
             i = r * width + c
             run = run + 1 if member[i] else 0
             col_start[i] = run >= length
+
+
+# --- helpers for double placements (Lifeline's and Asli's first turns) -----------------------------
+@njit(cache=True)
+def adjacent(a, b, neighbours, degree):
+    for d in range(degree[a]):
+        if neighbours[a, d] == b:
+            return True
+    return False
+
+
+@njit(cache=True)
+def has_sharing_partner(board, p, neighbours, degree):
+    """Is there an empty point ``q``, not next to ``p``, with an empty neighbour ``x`` of ``p``
+    between them? Two lone stones on ``p`` and ``q`` then share x's region: both live."""
+    for d in range(degree[p]):
+        x = neighbours[p, d]
+        if board[x] != EMPTY:
+            continue
+        for e in range(degree[x]):
+            q = neighbours[x, e]
+            if q != p and board[q] == EMPTY and not adjacent(p, q, neighbours, degree):
+                return True
+    return False
+
+
+@njit(cache=True)
+def regions_next_to(board, cell, on_board, neighbours, degree):
+    """``(labels, near)``: the liveness labelling of ``board`` and, per component, whether it is
+    a region next to ``cell``. A lone stone not touching ``cell`` in such a region shares it with
+    ``cell``'s stone."""
+    labels, count, _, _ = liveness(board, on_board, neighbours, degree)
+    near = np.zeros(count, dtype=np.bool_)
+    for d in range(degree[cell]):
+        x = neighbours[cell, d]
+        if board[x] == EMPTY:
+            near[labels[x]] = True
+    return labels, near
+
+
+@njit(cache=True)
+def seen_before(labels, neighbours, cell, d):
+    """Does an earlier neighbour of ``cell`` (index < d) carry the same label as neighbour ``d``?
+    (To visit each distinct neighbouring group once.)"""
+    g = labels[neighbours[cell, d]]
+    for e in range(d):
+        if labels[neighbours[cell, e]] == g:
+            return True
+    return False

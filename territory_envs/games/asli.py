@@ -40,7 +40,8 @@ from numba import njit
 
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
-from ..core.kernels import (EMPTY, MANY, bucket_by_label, cut_cells, liveness, region_group_adjacency)
+from ..core.kernels import (EMPTY, adjacent, bucket_by_label, cut_cells, has_sharing_partner, liveness,
+                             region_group_adjacency, regions_next_to, seen_before)
 from ..core.options import check_int
 
 NOBODY, BLACK_OWNS, WHITE_OWNS = 0, 1, 2
@@ -115,14 +116,6 @@ def pair_turn_legal(board, side, first, second, ban, on_board, neighbours, degre
 
 
 @njit(cache=True)
-def _adjacent(a, b, neighbours, degree):
-    for d in range(degree[a]):
-        if neighbours[a, d] == b:
-            return True
-    return False
-
-
-@njit(cache=True)
 def first_stone_mask(board, side, ban, quick, on_board, neighbours, degree, mask):
     """First stone of a double placement: legal iff some second stone completes a legal turn.
     With ``quick`` (no ban, the side has no stone: every first turn) a stone with an empty
@@ -133,19 +126,9 @@ def first_stone_mask(board, side, ban, quick, on_board, neighbours, degree, mask
         mask[p] = False
         if not on_board[p] or board[p] != EMPTY:
             continue
-        if quick:
-            for d in range(degree[p]):
-                x = neighbours[p, d]
-                if board[x] != EMPTY:
-                    continue
-                for e in range(degree[x]):
-                    q = neighbours[x, e]
-                    if q != p and board[q] == EMPTY and not _adjacent(p, q, neighbours, degree):
-                        mask[p] = True
-                if mask[p]:
-                    break
-            if mask[p]:
-                continue
+        if quick and has_sharing_partner(board, p, neighbours, degree):
+            mask[p] = True
+            continue
         for k in range(1, n):
             q = (p + n // 2 + k) % n
             if q != p and on_board[q] and board[q] == EMPTY and pair_turn_legal(
@@ -160,17 +143,12 @@ def second_stone_mask(board, side, first, ban, quick, on_board, neighbours, degr
     with every friendly group alive and, under the ban, is no minimal incursion. With ``quick``
     (no ban, no other friendly stone) a stone not touching the first, in a region next to it,
     is legal at once: the two share that region."""
-    labels, count, _, _ = liveness(board, on_board, neighbours, degree)
-    near = np.zeros(count, dtype=np.bool_)
-    for d in range(degree[first]):
-        x = neighbours[first, d]
-        if board[x] == EMPTY:
-            near[labels[x]] = True
+    labels, near = regions_next_to(board, first, on_board, neighbours, degree)
     for p in range(board.shape[0]):
         mask[p] = False
         if not on_board[p] or board[p] != EMPTY:
             continue
-        if quick and near[labels[p]] and not _adjacent(p, first, neighbours, degree):
+        if quick and near[labels[p]] and not adjacent(p, first, neighbours, degree):
             mask[p] = True
         else:
             mask[p] = single_turn_legal(board, side, p, ban, on_board, neighbours, degree)
@@ -245,13 +223,7 @@ def analyse_asli(board, side, ban, single, on_board, neighbours, degree, mask, o
             cell = order[j]
             for d in range(degree[cell]):
                 g = group_labels[neighbours[cell, d]]
-                if g < 0:
-                    continue
-                seen_here = False
-                for e in range(d):
-                    if group_labels[neighbours[cell, e]] == g:
-                        seen_here = True
-                if seen_here:
+                if g < 0 or seen_before(group_labels, neighbours, cell, d):
                     continue
                 if stamp[g] != k:
                     stamp[g] = k
@@ -289,13 +261,7 @@ def analyse_asli(board, side, ban, single, on_board, neighbours, degree, mask, o
             dying = 0
             for d in range(degree[p]):
                 g = group_labels[neighbours[p, d]]
-                if g < 0:
-                    continue
-                dup = False
-                for e in range(d):
-                    if group_labels[neighbours[p, e]] == g:
-                        dup = True
-                if dup:
+                if g < 0 or seen_before(group_labels, neighbours, p, d):
                     continue
                 if colour[g] - 1 == me:
                     friends[n_friends] = g
@@ -568,7 +534,7 @@ class AsliState(GameState):
             self._end_turn(side, minimal=False, placement=False)
             return
         args = (geo.on_board, geo.neighbours, geo.degree)
-        incursion = self.owner[action] == 2 - side  # the territory's owner before the stone lands
+        incursion = bool(self.owner[action] == 2 - side)  # the territory's owner before the stone lands
         groups, stones, _ = place_and_capture(self.board, side, action, *args)
         self.prison[1 - side] += stones
         minimal = incursion and groups == 1

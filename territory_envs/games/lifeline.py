@@ -32,7 +32,7 @@ from numba import njit
 
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import hexhex
-from ..core.kernels import EMPTY, liveness
+from ..core.kernels import EMPTY, adjacent, has_sharing_partner, liveness, regions_next_to
 from ..core.options import check_choice, check_int, check_number
 
 PIES = ("strong", "weak", "komi")
@@ -139,14 +139,6 @@ def exact_single_mask(board, side, removal, on_board, neighbours, degree, mask):
 
 
 @njit(cache=True)
-def _adjacent(a, b, neighbours, degree):
-    for d in range(degree[a]):
-        if neighbours[a, d] == b:
-            return True
-    return False
-
-
-@njit(cache=True)
 def first_stone_mask(board, side, quick, on_board, neighbours, degree, mask):
     """First stone of a double placement: legal iff some second stone completes a legal turn.
     With ``quick`` (the side has no stone on the board, as on every first turn) a sufficient
@@ -158,18 +150,8 @@ def first_stone_mask(board, side, quick, on_board, neighbours, degree, mask):
         mask[p] = False
         if not on_board[p] or board[p] != EMPTY:
             continue
-        for d in range(degree[p] if quick else 0):
-            x = neighbours[p, d]
-            if board[x] != EMPTY:
-                continue
-            for e in range(degree[x]):
-                q = neighbours[x, e]
-                if q != p and board[q] == EMPTY and not _adjacent(p, q, neighbours, degree):
-                    mask[p] = True
-                    break
-            if mask[p]:
-                break
-        if mask[p]:
+        if quick and has_sharing_partner(board, p, neighbours, degree):
+            mask[p] = True
             continue
         for k in range(1, n):
             q = (p + n // 2 + k) % n
@@ -187,17 +169,12 @@ def second_stone_mask(start, side, first, quick, on_board, neighbours, degree, m
     next to it; the two lone stones then share a region and live. Otherwise simulate the pair."""
     with_first = start.copy()
     with_first[first] = side + 1
-    labels, count, _, _ = liveness(with_first, on_board, neighbours, degree)
-    near = np.zeros(count, dtype=np.bool_)
-    for d in range(degree[first]):
-        x = neighbours[first, d]
-        if with_first[x] == EMPTY:
-            near[labels[x]] = True
+    labels, near = regions_next_to(with_first, first, on_board, neighbours, degree)
     for p in range(start.shape[0]):
         mask[p] = False
         if p == first or not on_board[p] or start[p] != EMPTY:
             continue
-        if quick and near[labels[p]] and not _adjacent(p, first, neighbours, degree):
+        if quick and near[labels[p]] and not adjacent(p, first, neighbours, degree):
             mask[p] = True
         else:
             mask[p] = turn_changes_board(start, side, first, p, True, on_board, neighbours, degree)

@@ -25,7 +25,7 @@ from numba import njit
 
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
-from ..core.kernels import BLACK, EMPTY, any_per_component, label_components, mark_runs
+from ..core.kernels import EMPTY, any_per_component, label_components, mark_runs
 from ..core.options import check_int, check_number
 
 
