@@ -22,3 +22,11 @@ def test_random_agent_is_seeded_and_legal():
     assert a(obs, np.eye(49, dtype=np.int8)[5]) == 5
     with pytest.raises(ValueError):
         a(obs, np.zeros(49, np.int8))
+
+
+def test_importing_the_package_does_not_import_torch():
+    import subprocess
+    import sys
+    code = "import sys, territory_envs, territory_envs.lin_v0, territory_envs.asli_v0; print('torch' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
