@@ -246,6 +246,7 @@ def analyse_asli(board, side, ban, single, on_board, neighbours, degree, mask, o
     part_of = np.full(n, -1, dtype=np.int32)  # scratch: the part of R - p of each point of R
     part_bits = np.zeros(count, dtype=np.int32)  # scratch: the parts each enemy group touches
     stack = np.empty(n, dtype=np.int32)
+    per_part = np.zeros(4, dtype=np.int32)  # scratch: enemy groups per part
     for p in range(n):
         mask[p] = False
         if region_labels[p] < 0:
@@ -317,7 +318,7 @@ def analyse_asli(board, side, ban, single, on_board, neighbours, degree, mask, o
                         g = group_labels[neighbours[v, e]]
                         if g >= 0 and colour[g] - 1 == foe:
                             part_bits[g] |= 1 << part_of[v]
-                per_part = np.zeros(4, dtype=np.int32)
+                per_part[:] = 0
                 for j in range(start[k], start[k + 1]):
                     g = adj[j]
                     if colour[g] - 1 == foe:
