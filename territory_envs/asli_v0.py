@@ -21,7 +21,8 @@ Rewards            +1 to the last player to act, -1 to the player left without a
                    both on a draw by repetition or truncation. ``infos[agent]["winner"]`` at the end.
 Options            ``board_size`` 4..25 (9), ``komi`` whole number >= 0 (0): black stones in the
                    prison at the start, each an extra action for White; ``max_moves``
-                   (20 * points), ``render_mode``, ``illegal_action``.
+                   (20 * points), ``render_mode``,
+                   ``render_overlays`` (tint derived facts in pictures), ``illegal_action``.
 =================  ===========================================================================
 
 Observation planes, from the observing agent's point of view:

@@ -24,7 +24,8 @@ Rewards            +1 to the last player to place (the player left without a leg
                    -1), 0 to both on truncation. ``infos[agent]["winner"]`` at the end.
 Options            ``board_size`` 3..15 (5; the designers recommend 3..12), ``pie`` ``"strong"``
                    (default), ``"weak"``, ``"komi"``, ``komi`` whole number >= 0 (0; komi pie only),
-                   ``max_moves`` (20 * cells), ``render_mode``, ``illegal_action``.
+                   ``max_moves`` (20 * cells), ``render_mode``,
+                   ``render_overlays`` (tint derived facts in pictures), ``illegal_action``.
 =================  ===========================================================================
 
 Observation planes, from the observing agent's point of view:

@@ -16,7 +16,8 @@ Observation        ``{"observation": int8 (board_size, board_size, 10), "action_
 Rewards            +1 win, -1 loss, 0 draw (only with an odd komi) or truncation, at the last step.
                    ``infos[agent]["score"]`` and ``["winner"]`` at the end.
 Options            ``board_size`` odd 5..25 (9), ``line_length`` 2..board_size (6), ``komi``
-                   integer (0), ``max_moves`` (20 * points), ``render_mode``, ``illegal_action``
+                   integer (0), ``max_moves`` (20 * points), ``render_mode``,
+                   ``render_overlays`` (tint derived facts in pictures), ``illegal_action``
                    ``"raise"`` or ``"lose"``.
 =================  ===========================================================================
 

@@ -22,7 +22,8 @@ Rewards            +1 win, -1 loss, 0 draw (only with a whole-number komi) or tr
                    last step. ``infos[agent]["score"]`` and ``["winner"]`` at the end.
 Options            ``board_size`` 3..25 (9), ``line_length`` 2..5 and at most the board size (3),
                    ``komi`` any number (0.5), ``max_moves`` (2 * points + 2: never reached),
-                   ``render_mode``, ``illegal_action`` ``"raise"`` or ``"lose"``.
+                   ``render_mode``,
+                   ``render_overlays`` (tint derived facts in pictures), ``illegal_action`` ``"raise"`` or ``"lose"``.
 =================  ===========================================================================
 
 Observation planes, from the observing agent's point of view:

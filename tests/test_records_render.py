@@ -150,7 +150,13 @@ def test_env_rgb_and_human_modes(capsys):
     from territory_envs import lin_v0
     env = lin_v0.env(board_size=5, line_length=4, render_mode="rgb_array")
     env.reset()
-    assert env.render().shape[2] == 3
+    tinted = env.render()
+    assert tinted.shape[2] == 3
+    plain = lin_v0.env(board_size=5, line_length=4, render_mode="rgb_array", render_overlays=False)
+    plain.reset()
+    assert plain.render().shape == tinted.shape and (plain.render() != tinted).any()
+    with pytest.raises(ValueError, match="render_overlays"):
+        lin_v0.env(render_overlays="yes")
     env = lin_v0.env(board_size=5, line_length=4, render_mode="human")
     env.reset()
     assert env.render() is None

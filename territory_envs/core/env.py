@@ -31,8 +31,12 @@ class TerritoryEnv(AECEnv):
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "is_parallelizable": False,
                 "render_fps": 2}
 
-    def __init__(self, render_mode: str | None = None, illegal_action: str = "raise", **options):
+    def __init__(self, render_mode: str | None = None, illegal_action: str = "raise",
+                 render_overlays: bool = True, **options):
         super().__init__()
+        if not isinstance(render_overlays, bool):
+            raise ValueError(f"option render_overlays={render_overlays!r}: must be True or False")
+        self.render_overlays = render_overlays  # tint the game's derived facts in rgb pictures
         self.game: Game = self.game_class(**options)
         self.render_mode = check_choice("render_mode", render_mode, (None, *self.metadata["render_modes"]))
         self.illegal_action = check_choice("illegal_action", illegal_action, ("raise", "lose"))
@@ -173,7 +177,7 @@ class TerritoryEnv(AECEnv):
         if self.render_mode == "ansi":
             return self.state.render_ansi()
         if self.render_mode == "rgb_array":
-            return self.state.render_rgb()
+            return self.state.render_rgb(overlays=self.render_overlays)
         from .render import show_human
         show_human(self.state.render_ansi())
         return None
