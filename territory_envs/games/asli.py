@@ -185,6 +185,19 @@ def analyse_asli(board, side, ban, single, on_board, neighbours, degree, mask, o
             g = adj[j]
             if per_colour[k, colour[g] - 1] >= 2:
                 partners[g] += 1
+    # the regions next to each group (the pairs above, sorted by group)
+    region_start = np.zeros(count + 1, dtype=np.int32)
+    for j in range(adj.shape[0]):
+        region_start[adj[j] + 1] += 1
+    for g in range(count):
+        region_start[g + 1] += region_start[g]
+    group_regions = np.empty(adj.shape[0], dtype=np.int32)
+    fill = region_start[:-1].copy()
+    for k in range(count):
+        for j in range(start[k], start[k + 1]):
+            group_regions[fill[adj[j]]] = k
+            fill[adj[j]] += 1
+    joined_here = np.zeros(count, dtype=np.int32)  # scratch: joining groups next to each region
     # groups of each colour for which region k is the only partner region: only they can die
     # when a stone lands in k
     dependent = np.zeros((count, 2), dtype=np.int32)
@@ -352,6 +365,21 @@ def analyse_asli(board, side, ban, single, on_board, neighbours, degree, mask, o
                     status = 0  # no joined group has a partner through another region
                 elif n_friends == 1:
                     status = 1  # the one it extends keeps its partner elsewhere
+                else:
+                    # several groups join: they live if another region next to one of them
+                    # touches a friendly group that does not join
+                    status = 0
+                    for f in range(n_friends):
+                        for j in range(region_start[friends[f]], region_start[friends[f] + 1]):
+                            joined_here[group_regions[j]] += 1
+                    for f in range(n_friends):
+                        for j in range(region_start[friends[f]], region_start[friends[f] + 1]):
+                            r2 = group_regions[j]
+                            if r2 != k and per_colour[r2, me] - joined_here[r2] >= 1:
+                                status = 1
+                    for f in range(n_friends):
+                        for j in range(region_start[friends[f]], region_start[friends[f] + 1]):
+                            joined_here[group_regions[j]] = 0
             if status == 1:
                 incursion = reach[k, foe] != -1 and reach[k, me] == -1
                 mask[p] = not (ban and incursion and dying == 1)
