@@ -10,7 +10,9 @@ from .registry import game_names, make, make_game, registry
 
 
 def state_from_dict(data: dict) -> GameState:
-    """Rebuild any game's state from :meth:`GameState.to_dict` output."""
+    """Rebuild any game's state from :meth:`GameState.to_dict` output (``ValueError`` if corrupt)."""
+    if not isinstance(data, dict) or "game" not in data or not isinstance(data.get("options"), dict):
+        raise ValueError("state dict: expected a dict with 'game' and 'options' fields")
     return make_game(data["game"], **data["options"]).state_from_dict(data)
 
 

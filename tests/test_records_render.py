@@ -163,3 +163,23 @@ def test_env_rgb_and_human_modes(capsys):
     assert "a b c d e" in capsys.readouterr().out
 
 
+
+
+@pytest.mark.parametrize("game", ["lin", "linage", "lifeline", "asli"])
+def test_corrupt_state_dicts_are_refused_naming_the_field(game):
+    import territory_envs
+    state = make_game(game).new_state()
+    good = state.to_dict()
+    for field in ("board", "to_move", "history"):
+        broken = dict(good)
+        del broken[field]
+        with pytest.raises(ValueError, match=field):
+            territory_envs.state_from_dict(broken)
+    with pytest.raises(ValueError, match="board"):
+        territory_envs.state_from_dict({**good, "board": [3] * len(good["board"])})
+    with pytest.raises(ValueError, match="to_move"):
+        territory_envs.state_from_dict({**good, "to_move": 2})
+    with pytest.raises(ValueError, match="history"):
+        territory_envs.state_from_dict({**good, "history": [10**6]})
+    with pytest.raises(ValueError):
+        territory_envs.state_from_json("[1, 2]")

@@ -269,6 +269,19 @@ class GameState(ABC):
 
     @classmethod
     def from_dict(cls, data: dict, game: Game | None = None) -> "GameState":
+        """Rebuild a state from :meth:`to_dict` output; a missing or malformed field raises
+        ``ValueError`` naming it."""
+        try:
+            return cls._from_dict(data, game)
+        except KeyError as err:
+            raise ValueError(f"state dict: missing field {err.args[0]!r}") from None
+        except (TypeError, IndexError) as err:
+            raise ValueError(f"state dict: malformed field ({err})") from None
+
+    @classmethod
+    def _from_dict(cls, data: dict, game: Game | None) -> "GameState":
+        if not isinstance(data, dict):
+            raise ValueError(f"state dict: expected a dict, got {type(data).__name__}")
         if game is None:
             from ..registry import make_game
             game = make_game(data["game"], **data["options"])
@@ -286,6 +299,8 @@ class GameState(ABC):
         state.flip = _flag(data, "flip")
         state.move_number = int(data["move_number"])
         state.history = [int(a) for a in data["history"]]
+        if any(not 0 <= a < game.num_actions for a in state.history):
+            raise ValueError("state dict: 'history' holds an action out of range")
         state.terminal = bool(data["terminal"])
         state.winner = int(data["winner"])
         if state.winner not in (-1, 0, 1):
