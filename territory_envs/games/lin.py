@@ -21,7 +21,7 @@ stone, then Black's domains after the removals. Every kernel below is linear in 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
@@ -189,3 +189,54 @@ class LinState(GameState):
 
 
 LinGame.state_class = LinState
+
+
+# --- batched play (territory_envs.vector) -------------------------------------------------------
+@njit(cache=True, parallel=True)
+def lin_batch_step(actions, board, alive, mask, to_move, flip, move_number, height, width, line_length,
+                   neighbours, degree, komi, komi_planes, max_moves, obs, rewards, terminated,
+                   truncated, final_obs, final_scores):
+    """One action in every game of the batch, in parallel. A game that ends records its last
+    observation (of the side that would move) and scores in ``final_obs``/``final_scores`` and
+    starts again; ``obs`` then holds the new game's first observation."""
+    for e in prange(actions.shape[0]):
+        side = to_move[e]
+        _, contested = place_lin(board[e], side, actions[e], height, width, line_length, neighbours,
+                                 degree, alive[e], mask[e])
+        to_move[e] = 1 - side
+        move_number[e] += 1
+        rewards[e, 0] = 0.0
+        rewards[e, 1] = 0.0
+        terminated[e] = contested == 0
+        truncated[e] = not terminated[e] and move_number[e] >= max_moves
+        if terminated[e] or truncated[e]:
+            black = 0
+            white = komi
+            for i in range(board.shape[1]):
+                black += alive[e, 0, i]
+                white += alive[e, 1, i]
+            final_scores[e, 0] = black
+            final_scores[e, 1] = white
+            if terminated[e]:
+                mask[e, :] = 0
+                if black != white:
+                    winner = (0 if black > white else 1) ^ flip[e]
+                    rewards[e, winner] = 1.0
+                    rewards[e, 1 - winner] = -1.0
+            lin_planes(board[e], alive[e], mask[e], to_move[e], truncated[e], komi_planes[to_move[e]], final_obs[e])
+            board[e, :] = 0
+            to_move[e] = 0
+            move_number[e] = 0
+            refresh_lin(board[e], height, width, line_length, neighbours, degree, alive[e], mask[e], 0)
+        lin_planes(board[e], alive[e], mask[e], to_move[e], True, komi_planes[to_move[e]], obs[e])
+
+
+@njit(cache=True, parallel=True)
+def lin_batch_reset(board, alive, mask, to_move, move_number, height, width, line_length, neighbours,
+                    degree, komi_planes, obs):
+    for e in prange(board.shape[0]):
+        board[e, :] = 0
+        to_move[e] = 0
+        move_number[e] = 0
+        refresh_lin(board[e], height, width, line_length, neighbours, degree, alive[e], mask[e], 0)
+        lin_planes(board[e], alive[e], mask[e], 0, True, komi_planes[0], obs[e])

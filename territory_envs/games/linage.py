@@ -24,7 +24,7 @@ DFS discovery interval). ``p`` is legal iff every component keeps at least one l
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
@@ -271,3 +271,67 @@ class LinageState(GameState):
 
 
 LinageGame.state_class = LinageState
+
+
+# --- batched play (territory_envs.vector) -------------------------------------------------------
+@njit(cache=True)
+def _linage_new_game(e, board, kind, on_h, on_v, mask, passes, points, free, to_move, move_number,
+                     height, width, line_length, neighbours, degree):
+    n = board.shape[1]
+    board[e, :] = 0
+    passes[e] = 0
+    to_move[e] = 0
+    move_number[e] = 0
+    free[e], points[e, 0], points[e, 1] = analyse_linage(board[e], height, width, line_length, neighbours,
+                                                         degree, kind[e], on_h[e], on_v[e], mask[e, :n])
+    mask[e, n] = 1
+
+
+@njit(cache=True, parallel=True)
+def linage_batch_step(actions, board, kind, on_h, on_v, mask, passes, points, free, to_move, flip,
+                      move_number, height, width, line_length, neighbours, degree, komi, komi_planes,
+                      max_moves, obs, rewards, terminated, truncated, final_obs, final_scores):
+    """One action in every game of the batch, in parallel; finished games record their last
+    observation and scores, then start again (see ``lin_batch_step``)."""
+    n = board.shape[1]
+    for e in prange(actions.shape[0]):
+        a = actions[e]
+        if a == n:
+            passes[e] += 1
+        else:
+            board[e, a] = 1
+            passes[e] = 0
+            free[e], points[e, 0], points[e, 1] = analyse_linage(
+                board[e], height, width, line_length, neighbours, degree, kind[e], on_h[e], on_v[e], mask[e, :n])
+        to_move[e] = 1 - to_move[e]
+        move_number[e] += 1
+        rewards[e, 0] = 0.0
+        rewards[e, 1] = 0.0
+        terminated[e] = passes[e] >= 2 or free[e] == 0
+        truncated[e] = not terminated[e] and move_number[e] >= max_moves
+        if terminated[e] or truncated[e]:
+            vertical = points[e, 0]
+            horizontal = points[e, 1] + komi
+            final_scores[e, 0] = vertical
+            final_scores[e, 1] = horizontal
+            if terminated[e]:
+                mask[e, :] = 0
+                if vertical != horizontal:
+                    winner = (0 if vertical > horizontal else 1) ^ flip[e]
+                    rewards[e, winner] = 1.0
+                    rewards[e, 1 - winner] = -1.0
+            linage_planes(board[e], kind[e], on_h[e], on_v[e], mask[e], to_move[e], truncated[e],
+                          komi_planes[to_move[e]], passes[e] > 0, final_obs[e])
+            _linage_new_game(e, board, kind, on_h, on_v, mask, passes, points, free, to_move, move_number,
+                             height, width, line_length, neighbours, degree)
+        linage_planes(board[e], kind[e], on_h[e], on_v[e], mask[e], to_move[e], True,
+                      komi_planes[to_move[e]], passes[e] > 0, obs[e])
+
+
+@njit(cache=True, parallel=True)
+def linage_batch_reset(board, kind, on_h, on_v, mask, passes, points, free, to_move, move_number, height,
+                       width, line_length, neighbours, degree, komi_planes, obs):
+    for e in prange(board.shape[0]):
+        _linage_new_game(e, board, kind, on_h, on_v, mask, passes, points, free, to_move, move_number,
+                         height, width, line_length, neighbours, degree)
+        linage_planes(board[e], kind[e], on_h[e], on_v[e], mask[e], 0, True, komi_planes[0], False, obs[e])

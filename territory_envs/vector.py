@@ -1,0 +1,228 @@
+"""Batched envs: many games of one kind stepped together by compiled kernels.
+
+``make_vec("lin", num_envs=1024, board_size=9)`` gives a :class:`VectorEnv`. Every game of the batch
+has the options, rules and action indices of the AEC env. All state lives in preallocated numpy
+arrays and ``step`` is one call into a numba kernel that runs the games in parallel (``prange``)
+over ``num_threads`` threads; there is no Python loop over games or cells.
+
+``reset(seed)`` returns ``(obs, info)``; ``step(actions)`` returns ``(obs, rewards, terminated,
+truncated, info)`` with, for every game,
+
+* ``obs`` int8 ``(B, H, W, C)``: the observation of the player to move (the planes of the game's
+  env docstring), ``info["action_mask"]`` int8 ``(B, A)`` and ``info["agent"]`` (0 or 1: which of
+  ``player_0`` / ``player_1`` moves);
+* ``rewards`` float32 ``(B, 2)`` per agent (+1 / -1 at the step that ends a game, else 0);
+* ``terminated`` / ``truncated`` bool ``(B,)``; a game that ended this step has already started
+  again: ``info["final_observation"]`` holds its last observation (from the side that would have
+  moved), ``info["final_scores"]`` its scores per side (first, second), komi included.
+
+Actions must be legal (``info["action_mask"]``); an illegal one raises ``IllegalActionError`` naming
+the games at fault and changes nothing. ``get_state(i)`` / ``set_state(i, state)`` move a single game
+out of the batch or into it through the state API of SPEC.md (the move history is not kept by the
+batch, so a state taken out starts its record there).
+
+Batched kernels exist for Lin and Linage; Lifeline and Asli keep part of their turn logic in Python
+and have no batched form yet.
+"""
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from .core.game import GameState, IllegalActionError
+from .registry import make_game
+
+
+class VectorEnv:
+    """``num_envs`` games of one kind, stepped together (see the module docstring)."""
+
+    def __init__(self, game: str, num_envs: int, num_threads: int | None = None, **options):
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs={num_envs!r}: must be a positive integer")
+        if num_threads is not None and (not isinstance(num_threads, (int, np.integer)) or
+                                        not 1 <= num_threads <= numba.config.NUMBA_NUM_THREADS):
+            raise ValueError(f"num_threads={num_threads!r}: must be from 1 to {numba.config.NUMBA_NUM_THREADS}")
+        if game not in _BATCHES:
+            raise ValueError(f"make_vec: no batched form of {game!r} yet; batched games: {', '.join(_BATCHES)}")
+        self.game = make_game(game, **options)
+        self.num_envs = int(num_envs)
+        self.num_threads = num_threads
+        self._batch = _BATCHES[game](self.game, self.num_envs)
+        b, g = self.num_envs, self.game
+        self.observations = np.zeros((b, *g.obs_shape), dtype=np.int8)
+        self.rewards = np.zeros((b, 2), dtype=np.float32)
+        self.terminated = np.zeros(b, dtype=np.bool_)
+        self.truncated = np.zeros(b, dtype=np.bool_)
+        self.final_observations = np.zeros((b, *g.obs_shape), dtype=np.int8)
+        self.final_scores = np.zeros((b, 2), dtype=np.float32)
+        self.single_action_space_n = g.num_actions
+        self._ready = False
+
+    # --- the batch -----------------------------------------------------------------------------
+    @property
+    def action_masks(self) -> np.ndarray:
+        return self._batch.mask
+
+    @property
+    def agents_to_move(self) -> np.ndarray:
+        return self._batch.to_move ^ self._batch.flip
+
+    def _info(self) -> dict:
+        return {"action_mask": self._batch.mask, "agent": self.agents_to_move,
+                "final_observation": self.final_observations, "final_scores": self.final_scores}
+
+    def _threads(self):
+        if self.num_threads is not None:
+            numba.set_num_threads(int(self.num_threads))
+
+    def reset(self, seed: int | None = None):
+        """Start every game anew (the games hold no randomness; ``seed`` is accepted for the usual
+        API). Returns ``(obs, info)``."""
+        self._threads()
+        self._batch.reset(self.observations)
+        self.rewards[:] = 0
+        self.terminated[:] = False
+        self.truncated[:] = False
+        self._ready = True
+        return self.observations, self._info()
+
+    def step(self, actions):
+        if not self._ready:
+            raise RuntimeError("step() called before reset()")
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+            raise IllegalActionError(f"actions must be integers of shape ({self.num_envs},)")
+        actions = actions.astype(np.int64, copy=False)
+        in_range = (actions >= 0) & (actions < self.game.num_actions)
+        legal = in_range.copy()
+        legal[in_range] = self._batch.mask[np.flatnonzero(in_range), actions[in_range]] == 1
+        if not legal.all():
+            bad = np.flatnonzero(~legal)
+            raise IllegalActionError(f"illegal actions in games {bad[:10].tolist()}"
+                                     f"{' ...' if len(bad) > 10 else ''}: {actions[bad[:10]].tolist()}")
+        self._threads()
+        self._batch.step(actions, self)
+        return self.observations, self.rewards, self.terminated, self.truncated, self._info()
+
+    # --- single games in and out ----------------------------------------------------------------
+    def get_state(self, i: int) -> GameState:
+        """Game ``i`` as a :class:`GameState` (a copy, e.g. for a search agent to branch from)."""
+        b = self._batch
+        data = self.game.new_state().to_dict()
+        data.update({"board": b.board[i].tolist(), "to_move": int(b.to_move[i]), "flip": int(b.flip[i]),
+                     "move_number": int(b.move_number[i]), "history": []})
+        data.update(b.extra_fields(i))
+        return self.game.state_from_dict(data)
+
+    def set_state(self, i: int, state: GameState) -> None:
+        """Put a copy of ``state`` (same game and options, not finished) in slot ``i``."""
+        if state.game.name != self.game.name or state.game.options != self.game.options:
+            raise ValueError("set_state: the state belongs to another game or option set")
+        if state.terminal:
+            raise ValueError("set_state: the game is over; the batch holds games in progress")
+        b = self._batch
+        b.board[i] = state.board
+        b.to_move[i] = state.to_move
+        b.flip[i] = state.flip
+        b.move_number[i] = state.move_number
+        b.load(i, state)
+        self.observations[i] = state.observation(state.current_player)
+
+    def memory_bytes(self) -> int:
+        """Bytes held by the batch's arrays."""
+        own = [self.observations, self.rewards, self.terminated, self.truncated, self.final_observations,
+               self.final_scores]
+        return sum(a.nbytes for a in own) + sum(a.nbytes for a in vars(self._batch).values()
+                                                 if isinstance(a, np.ndarray))
+
+
+class _Batch:
+    """The arrays of a batch of one game and the calls into its kernels."""
+
+    def __init__(self, game, num_envs: int):
+        self.game = game
+        n = game.num_cells
+        self.board = np.zeros((num_envs, n), dtype=np.int8)
+        self.mask = np.zeros((num_envs, game.num_actions), dtype=np.int8)
+        self.to_move = np.zeros(num_envs, dtype=np.int8)
+        self.flip = np.zeros(num_envs, dtype=np.int8)
+        self.move_number = np.zeros(num_envs, dtype=np.int32)
+        self.komi_planes = np.array(game.komi_planes, dtype=np.int8)
+
+    def extra_fields(self, i: int) -> dict:
+        return {}
+
+
+class _LinBatch(_Batch):
+    def __init__(self, game, num_envs):
+        super().__init__(game, num_envs)
+        self.alive = np.zeros((num_envs, 2, game.num_cells), dtype=np.bool_)
+
+    def _geo(self):
+        g = self.game.geometry
+        return g.height, g.width, self.game.options["line_length"], g.neighbours, g.degree
+
+    def reset(self, obs):
+        from .games.lin import lin_batch_reset
+        lin_batch_reset(self.board, self.alive, self.mask, self.to_move, self.move_number, *self._geo(),
+                        self.komi_planes, obs)
+
+    def step(self, actions, env):
+        from .games.lin import lin_batch_step
+        lin_batch_step(actions, self.board, self.alive, self.mask, self.to_move, self.flip, self.move_number,
+                       *self._geo(), self.game.options["komi"], self.komi_planes, self.game.max_moves,
+                       env.observations, env.rewards, env.terminated, env.truncated, env.final_observations,
+                       env.final_scores)
+
+    def load(self, i, state):
+        self.alive[i] = state.alive
+        self.mask[i] = state.mask
+
+
+class _LinageBatch(_Batch):
+    def __init__(self, game, num_envs):
+        super().__init__(game, num_envs)
+        n = game.num_cells
+        self.kind = np.zeros((num_envs, n), dtype=np.int8)
+        self.on_h = np.zeros((num_envs, n), dtype=np.bool_)
+        self.on_v = np.zeros((num_envs, n), dtype=np.bool_)
+        self.passes = np.zeros(num_envs, dtype=np.int8)
+        self.points = np.zeros((num_envs, 2), dtype=np.int32)
+        self.free = np.zeros(num_envs, dtype=np.int32)
+
+    def _geo(self):
+        g = self.game.geometry
+        return g.height, g.width, self.game.options["line_length"], g.neighbours, g.degree
+
+    def reset(self, obs):
+        from .games.linage import linage_batch_reset
+        linage_batch_reset(self.board, self.kind, self.on_h, self.on_v, self.mask, self.passes, self.points,
+                           self.free, self.to_move, self.move_number, *self._geo(), self.komi_planes, obs)
+
+    def step(self, actions, env):
+        from .games.linage import linage_batch_step
+        linage_batch_step(actions, self.board, self.kind, self.on_h, self.on_v, self.mask, self.passes,
+                          self.points, self.free, self.to_move, self.flip, self.move_number, *self._geo(),
+                          float(self.game.options["komi"]), self.komi_planes, self.game.max_moves,
+                          env.observations, env.rewards, env.terminated, env.truncated,
+                          env.final_observations, env.final_scores)
+
+    def extra_fields(self, i):
+        return {"passes": int(self.passes[i])}
+
+    def load(self, i, state):
+        self.kind[i] = state.kind
+        self.on_h[i] = state.on_h
+        self.on_v[i] = state.on_v
+        self.passes[i] = state.passes
+        self.points[i] = state.points
+        self.free[i] = state.free_regions
+        self.mask[i] = state.mask
+
+
+_BATCHES = {"lin": _LinBatch, "linage": _LinageBatch}
+
+
+def make_vec(game: str, num_envs: int, num_threads: int | None = None, **options) -> VectorEnv:
+    """A batch of ``num_envs`` games (see :class:`VectorEnv`)."""
+    return VectorEnv(game, num_envs, num_threads=num_threads, **options)

@@ -1,0 +1,108 @@
+"""The batched envs against the AEC envs: 64 games driven by the same seeded random actions give
+exactly the same observations, masks, rewards and ends; single games move in and out of the batch
+through the state API."""
+import importlib
+
+import numpy as np
+import pytest
+
+from territory_envs import IllegalActionError, make_game
+from territory_envs.vector import make_vec
+
+CASES = [("lin", {"board_size": 7, "line_length": 5, "komi": 1}), ("lin", {"board_size": 9}),
+         ("linage", {"board_size": 5}), ("linage", {"board_size": 9, "komi": 2, "max_moves": 40}),
+         ("lin", {"board_size": 5, "line_length": 4, "max_moves": 12})]
+
+
+@pytest.mark.parametrize("game,options", CASES)
+def test_batch_matches_separate_aec_envs(game, options):
+    batch = 64
+    vec = make_vec(game, batch, **options)
+    module = importlib.import_module(f"territory_envs.{game}_v0")
+    envs = [module.env(**options) for _ in range(batch)]
+    for env in envs:
+        env.reset()
+    obs, info = vec.reset(seed=0)
+    rng = np.random.default_rng(7)
+    ends = 0
+    for step in range(150):
+        for i, env in enumerate(envs):
+            agent = env.agent_selection
+            assert info["agent"][i] == int(agent[-1])
+            seen = env.observe(agent)
+            assert (seen["observation"] == obs[i]).all(), (step, i)
+            assert (seen["action_mask"] == info["action_mask"][i]).all(), (step, i)
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
+        obs, rewards, terminated, truncated, info = vec.step(actions)
+        for i, env in enumerate(envs):
+            env.step(int(actions[i]))
+            assert [env.rewards["player_0"], env.rewards["player_1"]] == rewards[i].tolist()
+            assert all(env.terminations.values()) == terminated[i]
+            assert all(env.truncations.values()) == truncated[i]
+            if terminated[i] or truncated[i]:
+                ends += 1
+                state = env.unwrapped.state
+                assert (state.observation(state.current_player) == info["final_observation"][i]).all()
+                assert list(state.scores()) == info["final_scores"][i].tolist()
+                env.reset()
+    assert ends > 0
+
+
+def test_single_games_round_trip_through_the_state_api():
+    vec = make_vec("linage", 8, board_size=6)
+    vec.reset()
+    rng = np.random.default_rng(3)
+    for _ in range(9):
+        vec.step(np.array([rng.choice(np.flatnonzero(m[:-1])) for m in vec.action_masks]))
+    state = vec.get_state(2)
+    assert state.move_number == 9 and not state.is_terminal()
+    # a search agent branches from it; the game goes back into another slot and plays on the same
+    child = state.clone()
+    vec.set_state(5, child)
+    assert (vec.action_masks[5] == state.mask).all() and (vec.observations[5] == vec.observations[2]).all()
+    assert vec.get_state(5) == vec.get_state(2)
+    action = int(np.flatnonzero(state.mask)[0])
+    actions = np.array([int(np.flatnonzero(m)[0]) for m in vec.action_masks])
+    actions[2] = actions[5] = action
+    vec.step(actions)
+    state.apply(action)
+    assert vec.get_state(2) == vec.get_state(5)
+    assert (vec.get_state(2).board == state.board).all() and vec.get_state(2).to_move == state.to_move
+
+
+def test_lin_state_goes_in_and_out():
+    game = make_game("lin", board_size=5, line_length=4)
+    state = game.new_state(swap_sides=True).apply(12).apply(0)
+    vec = make_vec("lin", 3, board_size=5, line_length=4)
+    vec.reset()
+    vec.set_state(1, state)
+    assert vec.get_state(1).to_dict() == {**state.to_dict(), "history": []}
+    assert vec.agents_to_move[1] == state.current_player
+
+
+def test_bad_input():
+    vec = make_vec("lin", 4, board_size=5, line_length=4)
+    with pytest.raises(RuntimeError):
+        vec.step(np.zeros(4, int))
+    vec.reset()
+    before = vec.action_masks.copy()
+    vec.step(np.array([0, 1, 2, 3]))
+    masks = vec.action_masks.copy()
+    with pytest.raises(IllegalActionError, match=r"games \[0\]"):
+        vec.step(np.array([0, 5, 6, 7]))  # game 0 plays the occupied point again
+    assert (vec.action_masks == masks).all() and not (masks == before).all()
+    with pytest.raises(IllegalActionError):
+        vec.step(np.array([5, 6, 7]))
+    with pytest.raises(ValueError, match="num_envs"):
+        make_vec("lin", 0)
+    with pytest.raises(ValueError, match="no batched form"):
+        make_vec("asli", 4)
+    with pytest.raises(ValueError, match="board_size"):
+        make_vec("lin", 4, board_size=4)
+
+
+def test_threads_and_memory():
+    vec = make_vec("lin", 4096, num_threads=1, board_size=19)
+    vec.reset()
+    assert vec.memory_bytes() < 200 * 2**20
+    vec.step(np.array([int(np.flatnonzero(m)[0]) for m in vec.action_masks]))
