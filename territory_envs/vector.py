@@ -14,7 +14,8 @@ truncated, info)`` with, for every game,
 * ``rewards`` float32 ``(B, 2)`` per agent (+1 / -1 at the step that ends a game, else 0);
 * ``terminated`` / ``truncated`` bool ``(B,)``; a game that ended this step has already started
   again: ``info["final_observation"]`` holds its last observation (from the side that would have
-  moved), ``info["final_scores"]`` its scores per side (first, second), komi included.
+  moved; its legal plane is empty after a rules end and kept after a truncation, as the AEC env's),
+  ``info["final_scores"]`` its scores per side (first, second), komi included.
 
 Actions must be legal (``info["action_mask"]``); an illegal one raises ``IllegalActionError`` naming
 the games at fault and changes nothing. ``get_state(i)`` / ``set_state(i, state)`` move a single game
