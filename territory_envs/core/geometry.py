@@ -38,16 +38,12 @@ class Geometry:
     on_board: np.ndarray = field(repr=False)  # bool (N,)
     neighbours: np.ndarray = field(repr=False)  # int32 (N, max_degree), -1 padded
     degree: np.ndarray = field(repr=False)  # int32 (N,)
+    num_points: int = 0  # cells on the board
 
     @property
     def num_cells(self) -> int:
         """Cells of the grid, on board or not: the number of placement actions."""
         return self.height * self.width
-
-    @property
-    def num_points(self) -> int:
-        """Cells on the board."""
-        return int(self.on_board.sum())
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -98,7 +94,7 @@ def _build(kind: str, size: int, height: int, width: int, on_board: np.ndarray, 
     on_board.setflags(write=False)
     neighbours.setflags(write=False)
     degree.setflags(write=False)
-    return Geometry(kind, size, height, width, on_board, neighbours, degree)
+    return Geometry(kind, size, height, width, on_board, neighbours, degree, int(on_board.sum()))
 
 
 _CACHE: dict[tuple[str, int], Geometry] = {}

@@ -208,6 +208,146 @@ def lifeline_planes(board, alive_cell, links, on_board, mask, observer, legal_fo
             out[r, c, 14] = observer
 
 
+# --- a whole action, compiled: the turn logic shared by the state class and the batched env ------
+# A game's scalars live in one int32 row, so one function serves a single state and a batch.
+TO_MOVE, FLIP, PENDING, FIRST_BLACK, FIRST_WHITE, SWAP_USED, REMOVAL_ON, KOMI_LEFT, ALL_ALIVE, \
+    TERMINAL, WINNER = range(11)
+NUM_SCALARS = 11
+
+
+@njit(cache=True)
+def new_game(board, mask, alive_cell, links, s, pie, komi, on_board, neighbours, degree):
+    """Reset one game: empty board, Black to move, the pie's starting scalars, the first mask."""
+    board[:] = EMPTY
+    flip = s[FLIP]
+    s[:] = 0
+    s[FLIP] = flip
+    s[PENDING] = -1
+    s[WINNER] = -1
+    s[REMOVAL_ON] = pie == 0
+    s[KOMI_LEFT] = komi if pie == 2 else 0
+    refresh(board, mask, alive_cell, links, s, pie, on_board, neighbours, degree)
+
+
+@njit(cache=True)
+def swap_available(s, pie):
+    return pie != 2 and s[TO_MOVE] == 1 and s[SWAP_USED] == 0 and s[FIRST_WHITE] == 0 and s[PENDING] < 0
+
+
+@njit(cache=True)
+def refresh(board, mask, alive_cell, links, s, pie, on_board, neighbours, degree):
+    """Derived facts and the legal mask of the side to move, from the board and the scalars."""
+    n = board.shape[0]
+    all_alive, _ = analyse(board, s[TO_MOVE], on_board, neighbours, degree, alive_cell, links, mask[:n])
+    s[ALL_ALIVE] = all_alive
+    finish_mask(board, mask, s, pie, on_board, neighbours, degree)
+
+
+@njit(cache=True)
+def finish_mask(board, mask, s, pie, on_board, neighbours, degree):
+    """The mask of the side to move, given the local mask ``describe`` left in ``mask``: exact
+    where the local rule does not hold."""
+    n = board.shape[0]
+    side = s[TO_MOVE]
+    cells = mask[:n]
+    own = 0
+    stones = 0
+    for i in range(n):
+        stones += board[i] != EMPTY
+        own += board[i] == side + 1
+    if s[PENDING] >= 0:
+        start = board.copy()
+        start[s[PENDING]] = EMPTY
+        second_stone_mask(start, side, s[PENDING], own == 1, on_board, neighbours, degree, cells)
+    elif pie == 0 and s[FIRST_BLACK + side] == 0:
+        first_stone_mask(board, side, own == 0, on_board, neighbours, degree, cells)
+    elif s[REMOVAL_ON] == 0:
+        if stones + 1 >= 4:  # this turn brings the fourth stone: it removes
+            exact_single_mask(board, side, True, on_board, neighbours, degree, cells)
+        else:
+            for i in range(n):
+                cells[i] = on_board[i] and board[i] == EMPTY
+    elif s[ALL_ALIVE] == 0:
+        exact_single_mask(board, side, True, on_board, neighbours, degree, cells)
+    has_placement = False
+    for i in range(n):
+        if cells[i]:
+            has_placement = True
+            break
+    mask[n] = swap_available(s, pie)
+    mask[n + 1] = (pie == 2 and side == 1 and s[REMOVAL_ON] == 1 and s[KOMI_LEFT] > 0 and has_placement
+                   and s[PENDING] < 0)
+
+
+@njit(cache=True)
+def _end_turn(mask, s, side):
+    for i in range(mask.shape[0]):
+        if mask[i]:
+            return
+    s[TERMINAL] = 1  # the player to act has no legal action: the last to place wins
+    s[WINNER] = side
+
+
+@njit(cache=True)
+def act(board, mask, alive_cell, links, s, action, pie, on_board, neighbours, degree):
+    """Play one legal action: a placement, ``swap`` (``n``) or ``spend_komi`` (``n + 1``)."""
+    n = board.shape[0]
+    side = s[TO_MOVE]
+    if action == n:  # swap: the agents exchange sides, White's first turn is still to play
+        s[FLIP] ^= 1
+        s[SWAP_USED] = 1
+        finish_mask(board, mask, s, pie, on_board, neighbours, degree)
+        return
+    if action == n + 1:  # spend a komi point instead of placing
+        s[KOMI_LEFT] -= 1
+        s[TO_MOVE] = 1 - side
+        refresh(board, mask, alive_cell, links, s, pie, on_board, neighbours, degree)
+        _end_turn(mask, s, side)
+        return
+    if s[PENDING] >= 0:
+        s[PENDING] = -1
+    elif pie == 0 and s[FIRST_BLACK + side] == 0:  # the first stone of a pair
+        board[action] = side + 1
+        s[PENDING] = action
+        refresh(board, mask, alive_cell, links, s, pie, on_board, neighbours, degree)
+        return
+    elif s[REMOVAL_ON] == 0:
+        stones = 0
+        for i in range(n):
+            stones += board[i] != EMPTY
+        if stones >= 3:  # the fourth stone: removal starts and stays on
+            s[REMOVAL_ON] = 1
+    all_alive, legal = play_stone(board, side, action, s[REMOVAL_ON] == 1, on_board, neighbours, degree,
+                                  alive_cell, links, mask[:n])
+    s[ALL_ALIVE] = all_alive
+    s[FIRST_BLACK + side] = 1
+    opponent = 1 - side
+    s[TO_MOVE] = opponent
+    if all_alive and s[REMOVAL_ON] == 1 and s[FIRST_BLACK + opponent] == 1:
+        # the usual case: the local mask is exact, no swap; only a komi spend to settle
+        mask[n] = 0
+        spend = opponent == 1 and s[KOMI_LEFT] > 0 and legal > 0 and pie == 2
+        mask[n + 1] = spend
+        if legal == 0 and not spend:
+            s[TERMINAL] = 1
+            s[WINNER] = side
+        return
+    finish_mask(board, mask, s, pie, on_board, neighbours, degree)
+    _end_turn(mask, s, side)
+
+
+@njit(cache=True)
+def komi_plane(komi_left, points):
+    return min(100, (200 * komi_left + points) // (2 * points))  # round(100 * k / points), halves up
+
+
+@njit(cache=True)
+def observe(board, mask, alive_cell, links, s, observer, pie, points, on_board, out):
+    lifeline_planes(board, alive_cell, links, on_board, mask, observer,
+                    observer == s[TO_MOVE] and s[TERMINAL] == 0, s[PENDING] >= 0, swap_available(s, pie),
+                    pie, s[REMOVAL_ON], komi_plane(s[KOMI_LEFT], points), out)
+
+
 PLANES = (
     Plane("own_stones", "stones of the observer"),
     Plane("opponent_stones", "stones of the opponent"),
@@ -251,136 +391,91 @@ class LifelineGame(Game):
 
 
 class LifelineState(GameState):
-    __slots__ = ("pending", "first_turn_done", "swap_used", "removal_on", "komi_left",
-                 "alive_cell", "links", "all_alive")
+    """The scalars of the game (pending stone, first turns done, swap, removal, komi left) live in
+    ``s``, an int32 row shared with the compiled turn logic; the attributes below read it."""
+
+    __slots__ = ("s", "alive_cell", "links")
 
     def _init_extra(self):
-        self.pending = -1  # the first stone of a double placement awaiting its second
-        self.first_turn_done = [False, False]  # per side
-        self.swap_used = False
-        self.removal_on = self.game.options["pie"] == "strong"
-        self.komi_left = self.game.options["komi"] if self.game.options["pie"] == "komi" else 0
+        g = self.game
+        self.s = np.zeros(NUM_SCALARS, dtype=np.int32)
+        self.s[FLIP] = self.flip
+        self.s[PENDING] = -1
+        self.s[WINNER] = -1
+        self.s[REMOVAL_ON] = g.pie_index == 0
+        self.s[KOMI_LEFT] = g.options["komi"] if g.pie_index == 2 else 0
 
+    # --- the scalars by name ------------------------------------------------------------------
+    @property
+    def pending(self) -> int:
+        """The first stone of a double placement awaiting its second, or -1."""
+        return int(self.s[PENDING])
+
+    @property
+    def first_turn_done(self) -> list:
+        return [bool(self.s[FIRST_BLACK]), bool(self.s[FIRST_WHITE])]
+
+    @property
+    def swap_used(self) -> bool:
+        return bool(self.s[SWAP_USED])
+
+    @property
+    def removal_on(self) -> bool:
+        return bool(self.s[REMOVAL_ON])
+
+    @property
+    def komi_left(self) -> int:
+        return int(self.s[KOMI_LEFT])
+
+    @property
+    def all_alive(self) -> bool:
+        return bool(self.s[ALL_ALIVE])
+
+    def _swap_available(self) -> bool:
+        return bool(swap_available(self.s, self.game.pie_index))
+
+    # --- state plumbing -----------------------------------------------------------------------
     def _extra_fields(self):
-        return {"pending": self.pending, "first_turn_done": list(self.first_turn_done),
+        return {"pending": self.pending, "first_turn_done": self.first_turn_done,
                 "swap_used": self.swap_used, "removal_on": self.removal_on, "komi_left": self.komi_left}
 
     def _load_extra(self, data):
-        self.pending = int(data["pending"])
-        self.first_turn_done = [bool(x) for x in data["first_turn_done"]]
-        self.swap_used = bool(data["swap_used"])
-        self.removal_on = bool(data["removal_on"])
-        self.komi_left = int(data["komi_left"])
-        if len(self.first_turn_done) != 2 or self.komi_left < 0:
+        self.s = np.zeros(NUM_SCALARS, dtype=np.int32)
+        first = [bool(x) for x in data["first_turn_done"]]
+        komi_left = int(data["komi_left"])
+        if len(first) != 2 or komi_left < 0:
             raise ValueError("state dict: bad 'first_turn_done' or 'komi_left'")
+        self.s[:] = (self.to_move, self.flip, int(data["pending"]), first[0], first[1], bool(data["swap_used"]),
+                     bool(data["removal_on"]), komi_left, 0, self.terminal, self.winner)
         if self.pending >= 0 and self.board[self.pending] != self.to_move + 1:
             raise ValueError("state dict: 'pending' must be a stone of the side to move")
 
     def _clone_extra(self, new):
-        new.pending = self.pending
-        new.first_turn_done = self.first_turn_done.copy()
-        new.swap_used = self.swap_used
-        new.removal_on = self.removal_on
-        new.komi_left = self.komi_left
+        new.s = self.s.copy()
         new.alive_cell = self.alive_cell.copy()
         new.links = self.links.copy()
-        new.all_alive = self.all_alive
-
-    # --- the rules ----------------------------------------------------------------------------
-    def _double_turn(self) -> bool:
-        return self.game.pie_index == 0 and not self.first_turn_done[self.to_move]
-
-    def _swap_available(self) -> bool:
-        return (self.game.options["pie"] != "komi" and self.to_move == 1 and not self.swap_used
-                and not self.first_turn_done[1] and self.pending < 0)
 
     def _refresh(self):
-        g = self.game.geometry
+        g = self.game
         self.alive_cell = np.zeros(g.num_cells, dtype=np.bool_)
         self.links = np.zeros(g.num_cells, dtype=np.int8)
-        self.all_alive, _ = analyse(self.board, self.to_move, g.on_board, g.neighbours, g.degree,
-                                    self.alive_cell, self.links, self.mask[:g.num_cells])
-        self._finish_mask()
-
-    def _finish_mask(self):
-        """The mask of the side to move, given the local mask ``describe`` left in ``mask``: exact
-        where the local rule does not hold."""
-        g = self.game.geometry
-        board, side, cells = self.board, self.to_move, self.mask[:g.num_cells]
-        args = (g.on_board, g.neighbours, g.degree)
-        if self.pending >= 0:
-            start = board.copy()
-            start[self.pending] = EMPTY
-            lone = not np.any(start == side + 1)
-            second_stone_mask(start, side, self.pending, lone, *args, cells)
-        elif self._double_turn():
-            first_stone_mask(board, side, not np.any(board == side + 1), *args, cells)
-        elif not self.removal_on:
-            if np.count_nonzero(board) + 1 >= 4:  # this turn brings the fourth stone: it removes
-                exact_single_mask(board, side, True, *args, cells)
-            else:
-                cells[:] = g.on_board & (board == EMPTY)
-        elif not self.all_alive:
-            exact_single_mask(board, side, True, *args, cells)
-        has_placement = bool(cells.any())
-        self.mask[-2] = self._swap_available()
-        self.mask[-1] = (self.game.options["pie"] == "komi" and side == 1 and self.removal_on
-                         and self.komi_left > 0 and has_placement and self.pending < 0)
+        refresh(self.board, self.mask, self.alive_cell, self.links, self.s, g.pie_index, *g.kernel_args)
 
     def _apply(self, action):
-        game = self.game
-        n = game.num_cells
-        side = self.to_move
-        if action == n:  # swap: the agents exchange sides, White's first turn is still to play
-            self.flip ^= 1
-            self.swap_used = True
-            self._finish_mask()
-            return
-        if action == n + 1:  # spend a komi point instead of placing
-            self.komi_left -= 1
-            self.to_move = 1 - side
-            self._refresh()
-            self._end_turn(side)
-            return
-        if self.pending >= 0:
-            self.pending = -1
-        elif game.pie_index == 0 and not self.first_turn_done[side]:  # first stone of a pair
-            self.board[action] = side + 1
-            self.pending = action
-            self._refresh()
-            return
-        elif not self.removal_on and np.count_nonzero(self.board) >= 3:  # the fourth stone
-            self.removal_on = True
-        self.all_alive, legal = play_stone(self.board, side, action, self.removal_on, *game.kernel_args,
-                                           self.alive_cell, self.links, self.mask[:n])
-        self.first_turn_done[side] = True
-        self.to_move = opponent = 1 - side
-        if self.all_alive and self.removal_on and self.first_turn_done[opponent]:
-            # the usual case: the local mask is exact, no swap; only a komi spend to settle
-            self.mask[n] = 0
-            self.mask[n + 1] = spend = (opponent == 1 and self.komi_left > 0 and legal > 0
-                                        and game.pie_index == 2)
-            if legal == 0 and not spend:
-                self.terminal = True
-                self.winner = side
-            return
-        self._finish_mask()
-        self._end_turn(side)
-
-    def _end_turn(self, side):
-        if not self.mask.any():  # the player to act has no legal action: the last to place wins
+        s = self.s
+        act(self.board, self.mask, self.alive_cell, self.links, s, action, self.game.pie_index,
+            *self.game.kernel_args)
+        self.to_move = int(s[TO_MOVE])
+        self.flip = int(s[FLIP])
+        if s[TERMINAL]:
             self.terminal = True
-            self.winner = side
+            self.winner = int(s[WINNER])
 
     def observation(self, player: int) -> np.ndarray:
-        side = player ^ self.flip
         g = self.game
-        geo = g.geometry
-        komi_plane = min(100, round(100 * self.komi_left / geo.num_points)) if self.komi_left else 0
         out = np.empty(g.obs_shape, dtype=np.int8)
-        lifeline_planes(self.board, self.alive_cell, self.links, geo.on_board, self.mask, side,
-                        side == self.to_move and not self.terminal, self.pending >= 0,
-                        self._swap_available(), g.pie_index, self.removal_on, komi_plane, out)
+        observe(self.board, self.mask, self.alive_cell, self.links, self.s, player ^ self.flip, g.pie_index,
+                g.geometry.num_points, g.geometry.on_board, out)
         return out
 
     def overlays(self):
