@@ -15,15 +15,16 @@ truncated, info)`` with, for every game,
 * ``terminated`` / ``truncated`` bool ``(B,)``; a game that ended this step has already started
   again: ``info["final_observation"]`` holds its last observation (from the side that would have
   moved; its legal plane is empty after a rules end and kept after a truncation, as the AEC env's),
-  ``info["final_scores"]`` its scores per side (first, second), komi included.
+  ``info["final_scores"]`` its scores per side (first, second), komi included (0 for games
+  without points). Every new game gives ``player_0`` the first side.
 
 Actions must be legal (``info["action_mask"]``); an illegal one raises ``IllegalActionError`` naming
 the games at fault and changes nothing. ``get_state(i)`` / ``set_state(i, state)`` move a single game
 out of the batch or into it through the state API of SPEC.md (the move history is not kept by the
 batch, so a state taken out starts its record there).
 
-Batched kernels exist for Lin and Linage; Lifeline and Asli keep part of their turn logic in Python
-and have no batched form yet.
+Batched kernels exist for Lin, Linage and Lifeline; Asli keeps part of its turn logic in Python
+and has no batched form yet.
 """
 from __future__ import annotations
 
@@ -66,7 +67,7 @@ class VectorEnv:
 
     @property
     def agents_to_move(self) -> np.ndarray:
-        return self._batch.to_move ^ self._batch.flip
+        return self._batch.agents()
 
     def _info(self) -> dict:
         return {"action_mask": self._batch.mask, "agent": self.agents_to_move,
@@ -110,9 +111,8 @@ class VectorEnv:
         """Game ``i`` as a :class:`GameState` (a copy, e.g. for a search agent to branch from)."""
         b = self._batch
         data = self.game.new_state().to_dict()
-        data.update({"board": b.board[i].tolist(), "to_move": int(b.to_move[i]), "flip": int(b.flip[i]),
-                     "move_number": int(b.move_number[i]), "history": []})
-        data.update(b.extra_fields(i))
+        data.update({"board": b.board[i].tolist(), "move_number": int(b.move_number[i]), "history": []})
+        data.update(b.fields(i))
         return self.game.state_from_dict(data)
 
     def set_state(self, i: int, state: GameState) -> None:
@@ -123,9 +123,8 @@ class VectorEnv:
             raise ValueError("set_state: the game is over; the batch holds games in progress")
         b = self._batch
         b.board[i] = state.board
-        b.to_move[i] = state.to_move
-        b.flip[i] = state.flip
         b.move_number[i] = state.move_number
+        b.mask[i] = state.mask
         b.load(i, state)
         self.observations[i] = state.observation(state.current_player)
 
@@ -145,16 +144,30 @@ class _Batch:
         n = game.num_cells
         self.board = np.zeros((num_envs, n), dtype=np.int8)
         self.mask = np.zeros((num_envs, game.num_actions), dtype=np.int8)
+        self.move_number = np.zeros(num_envs, dtype=np.int32)
+
+
+class _SquareBatch(_Batch):
+    """Lin and Linage: side to move and flip in their own arrays."""
+
+    def __init__(self, game, num_envs: int):
+        super().__init__(game, num_envs)
         self.to_move = np.zeros(num_envs, dtype=np.int8)
         self.flip = np.zeros(num_envs, dtype=np.int8)
-        self.move_number = np.zeros(num_envs, dtype=np.int32)
         self.komi_planes = np.array(game.komi_planes, dtype=np.int8)
 
-    def extra_fields(self, i: int) -> dict:
-        return {}
+    def agents(self):
+        return self.to_move ^ self.flip
+
+    def fields(self, i: int) -> dict:
+        return {"to_move": int(self.to_move[i]), "flip": int(self.flip[i])}
+
+    def load(self, i, state):
+        self.to_move[i] = state.to_move
+        self.flip[i] = state.flip
 
 
-class _LinBatch(_Batch):
+class _LinBatch(_SquareBatch):
     def __init__(self, game, num_envs):
         super().__init__(game, num_envs)
         self.alive = np.zeros((num_envs, 2, game.num_cells), dtype=np.bool_)
@@ -165,6 +178,7 @@ class _LinBatch(_Batch):
 
     def reset(self, obs):
         from .games.lin import lin_batch_reset
+        self.flip[:] = 0
         lin_batch_reset(self.board, self.alive, self.mask, self.to_move, self.move_number, *self._geo(),
                         self.komi_planes, obs)
 
@@ -176,11 +190,11 @@ class _LinBatch(_Batch):
                        env.final_scores)
 
     def load(self, i, state):
+        super().load(i, state)
         self.alive[i] = state.alive
-        self.mask[i] = state.mask
 
 
-class _LinageBatch(_Batch):
+class _LinageBatch(_SquareBatch):
     def __init__(self, game, num_envs):
         super().__init__(game, num_envs)
         n = game.num_cells
@@ -197,6 +211,7 @@ class _LinageBatch(_Batch):
 
     def reset(self, obs):
         from .games.linage import linage_batch_reset
+        self.flip[:] = 0
         linage_batch_reset(self.board, self.kind, self.on_h, self.on_v, self.mask, self.passes, self.points,
                            self.free, self.to_move, self.move_number, *self._geo(), self.komi_planes, obs)
 
@@ -208,20 +223,63 @@ class _LinageBatch(_Batch):
                           env.observations, env.rewards, env.terminated, env.truncated,
                           env.final_observations, env.final_scores)
 
-    def extra_fields(self, i):
-        return {"passes": int(self.passes[i])}
+    def fields(self, i):
+        return {**super().fields(i), "passes": int(self.passes[i])}
 
     def load(self, i, state):
+        super().load(i, state)
         self.kind[i] = state.kind
         self.on_h[i] = state.on_h
         self.on_v[i] = state.on_v
         self.passes[i] = state.passes
         self.points[i] = state.points
         self.free[i] = state.free_regions
-        self.mask[i] = state.mask
 
 
-_BATCHES = {"lin": _LinBatch, "linage": _LinageBatch}
+class _LifelineBatch(_Batch):
+    """Lifeline: every scalar of a game in one int32 row, as in ``LifelineState.s``."""
+
+    def __init__(self, game, num_envs):
+        super().__init__(game, num_envs)
+        from .games import lifeline
+        self.rules = lifeline
+        n = game.num_cells
+        self.alive_cell = np.zeros((num_envs, n), dtype=np.bool_)
+        self.links = np.zeros((num_envs, n), dtype=np.int8)
+        self.scalars = np.zeros((num_envs, lifeline.NUM_SCALARS), dtype=np.int32)
+
+    def _args(self):
+        g = self.game
+        return g.pie_index, g.options["komi"], g.geometry.num_points
+
+    def reset(self, obs):
+        self.rules.lifeline_batch_reset(self.board, self.mask, self.alive_cell, self.links, self.scalars,
+                                        self.move_number, *self._args(), *self.game.kernel_args, obs)
+
+    def step(self, actions, env):
+        self.rules.lifeline_batch_step(actions, self.board, self.mask, self.alive_cell, self.links, self.scalars,
+                                       self.move_number, *self._args(), self.game.max_moves,
+                                       *self.game.kernel_args, env.observations, env.rewards, env.terminated,
+                                       env.truncated, env.final_observations, env.final_scores)
+
+    def agents(self):
+        r = self.rules
+        return self.scalars[:, r.TO_MOVE] ^ self.scalars[:, r.FLIP]
+
+    def fields(self, i):
+        r, s = self.rules, self.scalars[i]
+        return {"to_move": int(s[r.TO_MOVE]), "flip": int(s[r.FLIP]), "pending": int(s[r.PENDING]),
+                "first_turn_done": [bool(s[r.FIRST_BLACK]), bool(s[r.FIRST_WHITE])],
+                "swap_used": bool(s[r.SWAP_USED]), "removal_on": bool(s[r.REMOVAL_ON]),
+                "komi_left": int(s[r.KOMI_LEFT])}
+
+    def load(self, i, state):
+        self.scalars[i] = state.s
+        self.alive_cell[i] = state.alive_cell
+        self.links[i] = state.links
+
+
+_BATCHES = {"lin": _LinBatch, "linage": _LinageBatch, "lifeline": _LifelineBatch}
 
 
 def make_vec(game: str, num_envs: int, num_threads: int | None = None, **options) -> VectorEnv:

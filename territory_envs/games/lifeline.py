@@ -28,7 +28,7 @@ the differential tests check both against the reference engine.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import hexhex
@@ -217,11 +217,10 @@ NUM_SCALARS = 11
 
 @njit(cache=True)
 def new_game(board, mask, alive_cell, links, s, pie, komi, on_board, neighbours, degree):
-    """Reset one game: empty board, Black to move, the pie's starting scalars, the first mask."""
+    """Reset one game: empty board, Black to move by player_0, the pie's starting scalars, the
+    first mask."""
     board[:] = EMPTY
-    flip = s[FLIP]
     s[:] = 0
-    s[FLIP] = flip
     s[PENDING] = -1
     s[WINNER] = -1
     s[REMOVAL_ON] = pie == 0
@@ -494,3 +493,41 @@ class LifelineState(GameState):
 
 
 LifelineGame.state_class = LifelineState
+
+
+# --- batched play (territory_envs.vector) -------------------------------------------------------
+@njit(cache=True, parallel=True)
+def lifeline_batch_step(actions, board, mask, alive_cell, links, scalars, move_number, pie, komi, points,
+                        max_moves, on_board, neighbours, degree, obs, rewards, terminated, truncated,
+                        final_obs, final_scores):
+    """One action in every game of the batch, in parallel; finished games record their last
+    observation, then start again (Lifeline has no score: ``final_scores`` stays 0)."""
+    for e in prange(actions.shape[0]):
+        s = scalars[e]
+        act(board[e], mask[e], alive_cell[e], links[e], s, actions[e], pie, on_board, neighbours, degree)
+        move_number[e] += 1
+        rewards[e, 0] = 0.0
+        rewards[e, 1] = 0.0
+        terminated[e] = s[TERMINAL] == 1
+        truncated[e] = not terminated[e] and move_number[e] >= max_moves
+        if terminated[e] or truncated[e]:
+            final_scores[e, 0] = 0.0
+            final_scores[e, 1] = 0.0
+            if terminated[e]:
+                mask[e, :] = 0
+                winner = s[WINNER] ^ s[FLIP]
+                rewards[e, winner] = 1.0
+                rewards[e, 1 - winner] = -1.0
+            observe(board[e], mask[e], alive_cell[e], links[e], s, s[TO_MOVE], pie, points, on_board, final_obs[e])
+            move_number[e] = 0
+            new_game(board[e], mask[e], alive_cell[e], links[e], s, pie, komi, on_board, neighbours, degree)
+        observe(board[e], mask[e], alive_cell[e], links[e], s, s[TO_MOVE], pie, points, on_board, obs[e])
+
+
+@njit(cache=True, parallel=True)
+def lifeline_batch_reset(board, mask, alive_cell, links, scalars, move_number, pie, komi, points, on_board,
+                         neighbours, degree, obs):
+    for e in prange(board.shape[0]):
+        move_number[e] = 0
+        new_game(board[e], mask[e], alive_cell[e], links[e], scalars[e], pie, komi, on_board, neighbours, degree)
+        observe(board[e], mask[e], alive_cell[e], links[e], scalars[e], 0, pie, points, on_board, obs[e])

@@ -226,6 +226,7 @@ def lin_batch_step(actions, board, alive, mask, to_move, flip, move_number, heig
             lin_planes(board[e], alive[e], mask[e], to_move[e], truncated[e], komi_planes[to_move[e]], final_obs[e])
             board[e, :] = 0
             to_move[e] = 0
+            flip[e] = 0  # every new game gives player_0 the first side
             move_number[e] = 0
             refresh_lin(board[e], height, width, line_length, neighbours, degree, alive[e], mask[e], 0)
         lin_planes(board[e], alive[e], mask[e], to_move[e], True, komi_planes[to_move[e]], obs[e])

@@ -322,6 +322,7 @@ def linage_batch_step(actions, board, kind, on_h, on_v, mask, passes, points, fr
                     rewards[e, 1 - winner] = -1.0
             linage_planes(board[e], kind[e], on_h[e], on_v[e], mask[e], to_move[e], truncated[e],
                           komi_planes[to_move[e]], passes[e] > 0, final_obs[e])
+            flip[e] = 0  # every new game gives player_0 the first side
             _linage_new_game(e, board, kind, on_h, on_v, mask, passes, points, free, to_move, move_number,
                              height, width, line_length, neighbours, degree)
         linage_planes(board[e], kind[e], on_h[e], on_v[e], mask[e], to_move[e], True,
