@@ -23,8 +23,8 @@ the games at fault and changes nothing. ``get_state(i)`` / ``set_state(i, state)
 out of the batch or into it through the state API of SPEC.md (the move history is not kept by the
 batch, so a state taken out starts its record there).
 
-Batched kernels exist for Lin, Linage and Lifeline; Asli keeps part of its turn logic in Python
-and has no batched form yet.
+All four games have batched kernels; each game's turn logic is written once, in compiled code
+that the single-game state classes call too.
 """
 from __future__ import annotations
 
@@ -279,7 +279,69 @@ class _LifelineBatch(_Batch):
         self.links[i] = state.links
 
 
-_BATCHES = {"lin": _LinBatch, "linage": _LinageBatch, "lifeline": _LifelineBatch}
+class _AsliBatch(_Batch):
+    """Asli: scalars in one int32 row per game (as ``AsliState.s``) and a table of position
+    hashes per game for draws by repetition, doubled for the whole batch before one could fill."""
+
+    def __init__(self, game, num_envs):
+        super().__init__(game, num_envs)
+        from .games import asli
+        self.rules = asli
+        n = game.num_cells
+        self.owner = np.zeros((num_envs, n), dtype=np.int8)
+        self.danger = np.zeros((num_envs, n), dtype=np.bool_)
+        self.scalars = np.zeros((num_envs, asli.NUM_SCALARS), dtype=np.int32)
+        self.seen = np.zeros((num_envs, 64), dtype=np.uint64)
+
+    def _make_room(self):
+        from .core.kernels import hash_rehash
+        if 2 * (int(self.scalars[:, self.rules.SEEN_COUNT].max()) + 2) > self.seen.shape[1]:
+            bigger = np.zeros((self.seen.shape[0], 2 * self.seen.shape[1]), dtype=np.uint64)
+            hash_rehash(self.seen, bigger)
+            self.seen = bigger
+
+    def reset(self, obs):
+        g = self.game
+        self.seen = np.zeros((self.seen.shape[0], 64), dtype=np.uint64)
+        self.rules.asli_batch_reset(self.board, self.mask, self.owner, self.danger, self.scalars, self.seen,
+                                    self.move_number, g.options["komi"], g.geometry.num_points, *g.zobrist,
+                                    *g.kernel_args, obs)
+
+    def step(self, actions, env):
+        g = self.game
+        self._make_room()
+        self.rules.asli_batch_step(actions, self.board, self.mask, self.owner, self.danger, self.scalars, self.seen,
+                                   self.move_number, g.options["komi"], g.geometry.num_points, g.max_moves,
+                                   *g.zobrist, *g.kernel_args, env.observations, env.rewards, env.terminated,
+                                   env.truncated, env.final_observations, env.final_scores)
+
+    def agents(self):
+        r = self.rules
+        return self.scalars[:, r.TO_MOVE] ^ self.scalars[:, r.FLIP]
+
+    def fields(self, i):
+        r, s = self.rules, self.scalars[i]
+        return {"to_move": int(s[r.TO_MOVE]), "flip": int(s[r.FLIP]),
+                "prison": [int(s[r.PRISON_BLACK]), int(s[r.PRISON_WHITE])], "pending": int(s[r.PENDING]),
+                "pending_minimal": bool(s[r.PENDING_MINIMAL]),
+                "first_turn_done": [bool(s[r.FIRST_BLACK]), bool(s[r.FIRST_WHITE])],
+                "last_minimal": bool(s[r.LAST_MINIMAL]),
+                "seen": sorted(int(h) for h in self.seen[i][self.seen[i] != 0])}
+
+    def load(self, i, state):
+        while self.seen.shape[1] < 2 * (len(state.seen_positions()) + 2):
+            self.scalars[i, self.rules.SEEN_COUNT] = len(state.seen_positions())
+            self._make_room()
+        self.scalars[i] = state.s
+        self.seen[i] = 0
+        from .core.kernels import hash_insert
+        for h in state.seen_positions():
+            hash_insert(self.seen[i], np.uint64(h))
+        self.owner[i] = state.owner
+        self.danger[i] = state.danger
+
+
+_BATCHES = {"lin": _LinBatch, "linage": _LinageBatch, "lifeline": _LifelineBatch, "asli": _AsliBatch}
 
 
 def make_vec(game: str, num_envs: int, num_threads: int | None = None, **options) -> VectorEnv:

@@ -74,7 +74,7 @@ def asli_position(rows, to_move="black", komi=0, **fields):
                  "to_move": 0 if to_move == "black" else 1, "first_turn_done": [True, True], "seen": []})
     data.update(fields)
     state = game.state_from_dict(data)
-    state.seen.add(state._hash())
+    state._remember(state._hash())
     return state
 
 

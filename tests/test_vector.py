@@ -13,7 +13,9 @@ CASES = [("lin", {"board_size": 7, "line_length": 5, "komi": 1}), ("lin", {"boar
          ("linage", {"board_size": 5}), ("linage", {"board_size": 9, "komi": 2, "max_moves": 40}),
          ("lin", {"board_size": 5, "line_length": 4, "max_moves": 12}),
          ("lifeline", {"board_size": 4}), ("lifeline", {"board_size": 5, "pie": "weak"}),
-         ("lifeline", {"board_size": 4, "pie": "komi", "komi": 2, "max_moves": 30})]
+         ("lifeline", {"board_size": 4, "pie": "komi", "komi": 2, "max_moves": 30}),
+         ("asli", {"board_size": 4}), ("asli", {"board_size": 5, "komi": 3}),
+         ("asli", {"board_size": 6, "max_moves": 25})]
 
 
 @pytest.mark.parametrize("game,options", CASES)
@@ -99,7 +101,7 @@ def test_bad_input():
     with pytest.raises(ValueError, match="num_envs"):
         make_vec("lin", 0)
     with pytest.raises(ValueError, match="no batched form"):
-        make_vec("asli", 4)
+        make_vec("go", 4)
     with pytest.raises(ValueError, match="board_size"):
         make_vec("lin", 4, board_size=4)
 
@@ -122,3 +124,18 @@ def test_lifeline_games_round_trip_with_their_scalars():
     vec.set_state(4, state.clone())
     assert vec.get_state(4) == state
     assert (vec.observations[4] == vec.observations[1]).all() and (vec.action_masks[4] == state.mask).all()
+
+
+def test_asli_repetition_tables_grow_and_travel():
+    state = make_game("asli", board_size=4).new_state().apply(0).apply(2)
+    for h in range(2, 300):  # a long history: the single state's table grows
+        state._remember(h * 7919)
+    assert len(state.seen_positions()) == 300 and state.seen.shape[0] >= 600  # 298 + start + after the pair
+    vec = make_vec("asli", 3, board_size=4)
+    vec.reset()
+    vec.set_state(1, state)  # ... and the batch's tables grow to take it
+    assert vec._batch.seen.shape[1] >= 600
+    assert vec.get_state(1).to_dict() == {**state.to_dict(), "history": []}
+    rng = np.random.default_rng(2)
+    for _ in range(20):
+        vec.step(np.array([rng.choice(np.flatnonzero(m)) for m in vec.action_masks]))

@@ -384,3 +384,45 @@ def seen_before(labels, neighbours, cell, d):
         if labels[neighbours[cell, e]] == g:
             return True
     return False
+
+
+@njit(cache=True)
+def percent(k, total):
+    """round(100 * k / total), halves rounded up, clipped to [0, 100]: the scale of the int8
+    constant planes that carry counts (komi, prisoners)."""
+    return max(0, min(100, (200 * k + total) // (2 * total)))
+
+
+# --- a set of 64-bit position hashes, as an open-addressing table (0 marks a free slot) ----------
+@njit(cache=True)
+def hash_insert(table, h):
+    """Insert ``h`` (non-zero); returns True if it was not there. The table must have a free slot."""
+    mask = table.shape[0] - 1
+    i = np.int64(h & np.uint64(mask))
+    while True:
+        if table[i] == h:
+            return False
+        if table[i] == 0:
+            table[i] = h
+            return True
+        i = (i + 1) & mask
+
+
+@njit(cache=True)
+def hash_contains(table, h):
+    mask = table.shape[0] - 1
+    i = np.int64(h & np.uint64(mask))
+    while table[i] != 0:
+        if table[i] == h:
+            return True
+        i = (i + 1) & mask
+    return False
+
+
+@njit(cache=True)
+def hash_rehash(old, new):
+    """Move every entry of the tables ``old`` (B, C) into ``new`` (B, C') of larger C'."""
+    for b in range(old.shape[0]):
+        for j in range(old.shape[1]):
+            if old[b, j] != 0:
+                hash_insert(new[b], old[b, j])

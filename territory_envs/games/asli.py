@@ -36,12 +36,12 @@ mask with the reference engine.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
-from ..core.kernels import (EMPTY, adjacent, bucket_by_label, cut_cells, has_sharing_partner, liveness,
-                             region_group_adjacency, regions_next_to, seen_before)
+from ..core.kernels import (EMPTY, bucket_by_label, cut_cells, hash_contains, hash_insert, has_sharing_partner,
+                             liveness, percent, region_group_adjacency, regions_next_to, seen_before, adjacent)
 from ..core.options import check_int
 
 NOBODY, BLACK_OWNS, WHITE_OWNS = 0, 1, 2
@@ -402,7 +402,7 @@ def zobrist_hash(board, side, keys, side_key):
             h ^= keys[i, board[i] - 1]
     if side == 1:
         h ^= side_key
-    return h
+    return h if h != 0 else np.uint64(1)  # 0 marks a free slot in the position table
 
 
 @njit(cache=True)
@@ -429,6 +429,104 @@ def asli_planes(board, owner, danger, mask, observer, legal_for_observer, own_pr
             out[r, c, 11] = ban
             out[r, c, 12] = second_stone
             out[r, c, 13] = observer
+
+
+# --- a whole action, compiled: the turn logic shared by the state class and the batched env ------
+TO_MOVE, FLIP, PRISON_BLACK, PRISON_WHITE, PENDING, PENDING_MINIMAL, FIRST_BLACK, FIRST_WHITE, \
+    LAST_MINIMAL, TERMINAL, WINNER, SIMULATED, SEEN_COUNT = range(13)
+NUM_SCALARS = 13
+
+
+@njit(cache=True)
+def compute_mask(board, mask, owner, danger, s, on_board, neighbours, degree):
+    """Legal actions of the side to move (the derived planes come along)."""
+    n = board.shape[0]
+    side = s[TO_MOVE]
+    cells = mask[:n]
+    double = s[FIRST_BLACK + side] == 0
+    ban = s[LAST_MINIMAL] == 1
+    _, _, simulated = analyse_asli(board, side, ban, not double, on_board, neighbours, degree, cells, owner, danger)
+    s[SIMULATED] = simulated
+    if double:
+        own = 0
+        for i in range(n):
+            own += board[i] == side + 1
+        if s[PENDING] >= 0:
+            second_stone_mask(board, side, s[PENDING], ban, not ban and own == 1, on_board, neighbours, degree, cells)
+        else:
+            first_stone_mask(board, side, ban, not ban and own == 0, on_board, neighbours, degree, cells)
+    mask[n] = s[PENDING] < 0 and s[PRISON_BLACK + 1 - side] > 0
+
+
+@njit(cache=True)
+def _end_turn(board, mask, owner, danger, s, seen, side, minimal, placement, keys, side_key, on_board,
+              neighbours, degree):
+    s[LAST_MINIMAL] = minimal
+    s[TO_MOVE] = 1 - side
+    h = zobrist_hash(board, 1 - side, keys, side_key)
+    if placement and hash_contains(seen, h):  # the position recurs: a draw
+        s[TERMINAL] = 1
+        s[WINNER] = -1
+        compute_mask(board, mask, owner, danger, s, on_board, neighbours, degree)
+        return
+    if hash_insert(seen, h):
+        s[SEEN_COUNT] += 1
+    compute_mask(board, mask, owner, danger, s, on_board, neighbours, degree)
+    for i in range(mask.shape[0]):
+        if mask[i]:
+            return
+    s[TERMINAL] = 1  # no legal action: the last to act wins
+    s[WINNER] = side
+
+
+@njit(cache=True)
+def act(board, mask, owner, danger, s, seen, action, keys, side_key, on_board, neighbours, degree):
+    """Play one legal action (a placement, or ``remove_prisoner`` = ``n``). ``seen`` must keep a
+    free slot (the caller grows it)."""
+    n = board.shape[0]
+    side = s[TO_MOVE]
+    if action == n:  # take an enemy stone out of the prison: a whole turn
+        s[PRISON_BLACK + 1 - side] -= 1
+        s[FIRST_BLACK + side] = 1
+        _end_turn(board, mask, owner, danger, s, seen, side, False, False, keys, side_key, on_board,
+                  neighbours, degree)
+        return
+    incursion = owner[action] == 2 - side  # the territory's owner before the stone lands
+    groups, stones, _ = place_and_capture(board, side, action, on_board, neighbours, degree)
+    s[PRISON_BLACK + 1 - side] += stones
+    minimal = incursion and groups == 1
+    if s[PENDING] < 0 and s[FIRST_BLACK + side] == 0:  # the first stone of a pair
+        s[PENDING] = action
+        s[PENDING_MINIMAL] = minimal
+        compute_mask(board, mask, owner, danger, s, on_board, neighbours, degree)
+        return
+    minimal = minimal or (s[PENDING] >= 0 and s[PENDING_MINIMAL] == 1)
+    s[PENDING] = -1
+    s[PENDING_MINIMAL] = 0
+    s[FIRST_BLACK + side] = 1
+    _end_turn(board, mask, owner, danger, s, seen, side, minimal, True, keys, side_key, on_board,
+              neighbours, degree)
+
+
+@njit(cache=True)
+def new_game(board, mask, owner, danger, s, seen, komi, keys, side_key, on_board, neighbours, degree):
+    """Reset one game: empty board, Black to move by player_0, ``komi`` black stones in the prison."""
+    board[:] = EMPTY
+    s[:] = 0
+    s[PENDING] = -1
+    s[WINNER] = -1
+    s[PRISON_BLACK] = komi
+    seen[:] = 0
+    hash_insert(seen, zobrist_hash(board, 0, keys, side_key))
+    s[SEEN_COUNT] = 1
+    compute_mask(board, mask, owner, danger, s, on_board, neighbours, degree)
+
+
+@njit(cache=True)
+def observe(board, mask, owner, danger, s, observer, points, out):
+    asli_planes(board, owner, danger, mask, observer, observer == s[TO_MOVE] and s[TERMINAL] == 0,
+                percent(s[PRISON_BLACK + 1 - observer], points), percent(s[PRISON_BLACK + observer], points),
+                s[LAST_MINIMAL], s[PENDING] >= 0, out)
 
 
 PLANES = (
@@ -486,134 +584,130 @@ class AsliGame(Game):
 
 
 class AsliState(GameState):
-    __slots__ = ("prison", "pending", "pending_minimal", "first_turn_done", "last_minimal", "seen",
-                 "owner", "danger", "simulated")
+    """The scalars of the game (prison, pending stone, first turns, the ban) live in ``s``, an int32
+    row shared with the compiled turn logic; ``seen`` is the hash table of every turn-boundary
+    position (Zobrist hashes of board and side to move), grown before it fills."""
+
+    __slots__ = ("s", "seen", "owner", "danger")
 
     def _init_extra(self):
-        self.prison = [self.game.options["komi"], 0]  # stones of each colour in the prison
-        self.pending = -1  # first stone of a double placement awaiting its second
-        self.pending_minimal = False  # ... and whether it was a minimal incursion
-        self.first_turn_done = [False, False]
-        self.last_minimal = False  # the last turn was a minimal incursion: the ban is on
-        self.seen = {self._hash()}  # Zobrist hashes of every turn-boundary (board, side to move)
+        self.s = np.zeros(NUM_SCALARS, dtype=np.int32)
+        self.s[FLIP] = self.flip
+        self.s[PENDING] = -1
+        self.s[WINNER] = -1
+        self.s[PRISON_BLACK] = self.game.options["komi"]
+        self.seen = np.zeros(64, dtype=np.uint64)
+        self._remember(self._hash())
 
     def _hash(self) -> int:
         keys, side_key = self.game.zobrist
         return int(zobrist_hash(self.board, self.to_move, keys, side_key))
 
+    def _remember(self, h: int) -> None:
+        """Add a position hash to ``seen`` (growing the table when half full)."""
+        self._make_room()
+        if hash_insert(self.seen, np.uint64(h)):
+            self.s[SEEN_COUNT] += 1
+
+    def _make_room(self) -> None:
+        if 2 * (int(self.s[SEEN_COUNT]) + 2) > self.seen.shape[0]:
+            bigger = np.zeros(2 * self.seen.shape[0], dtype=np.uint64)
+            for h in self.seen[self.seen != 0]:
+                hash_insert(bigger, h)
+            self.seen = bigger
+
+    # --- the scalars by name ------------------------------------------------------------------
+    @property
+    def prison(self) -> list:
+        """Stones of each colour in the prison: [black, white]."""
+        return [int(self.s[PRISON_BLACK]), int(self.s[PRISON_WHITE])]
+
+    @property
+    def pending(self) -> int:
+        return int(self.s[PENDING])
+
+    @property
+    def pending_minimal(self) -> bool:
+        return bool(self.s[PENDING_MINIMAL])
+
+    @property
+    def first_turn_done(self) -> list:
+        return [bool(self.s[FIRST_BLACK]), bool(self.s[FIRST_WHITE])]
+
+    @property
+    def last_minimal(self) -> bool:
+        """The last turn was a minimal incursion: the ban is on."""
+        return bool(self.s[LAST_MINIMAL])
+
+    @property
+    def simulated(self) -> int:
+        """Points whose legality the last mask computation simulated (a measure of its cost)."""
+        return int(self.s[SIMULATED])
+
+    def seen_positions(self) -> list:
+        return sorted(int(h) for h in self.seen[self.seen != 0])
+
+    # --- state plumbing -----------------------------------------------------------------------
     def _extra_fields(self):
-        return {"prison": list(self.prison), "pending": self.pending, "pending_minimal": self.pending_minimal,
-                "first_turn_done": list(self.first_turn_done), "last_minimal": self.last_minimal,
-                "seen": sorted(self.seen)}
+        return {"prison": self.prison, "pending": self.pending, "pending_minimal": self.pending_minimal,
+                "first_turn_done": self.first_turn_done, "last_minimal": self.last_minimal,
+                "seen": self.seen_positions()}
 
     def _load_extra(self, data):
-        self.prison = [int(x) for x in data["prison"]]
-        self.pending = int(data["pending"])
-        self.pending_minimal = bool(data["pending_minimal"])
-        self.first_turn_done = [bool(x) for x in data["first_turn_done"]]
-        self.last_minimal = bool(data["last_minimal"])
-        self.seen = {int(h) for h in data["seen"]}
-        if len(self.prison) != 2 or min(self.prison) < 0 or len(self.first_turn_done) != 2:
+        prison = [int(x) for x in data["prison"]]
+        first = [bool(x) for x in data["first_turn_done"]]
+        if len(prison) != 2 or min(prison) < 0 or len(first) != 2:
             raise ValueError("state dict: bad 'prison' or 'first_turn_done'")
+        self.s = np.zeros(NUM_SCALARS, dtype=np.int32)
+        self.s[:] = (self.to_move, self.flip, prison[0], prison[1], int(data["pending"]),
+                     bool(data["pending_minimal"]), first[0], first[1], bool(data["last_minimal"]),
+                     self.terminal, self.winner, 0, 0)
+        self.seen = np.zeros(64, dtype=np.uint64)
+        for h in data["seen"]:
+            self._remember(int(h))
         if self.pending >= 0 and self.board[self.pending] != self.to_move + 1:
             raise ValueError("state dict: 'pending' must be a stone of the side to move")
 
     def _clone_extra(self, new):
-        new.prison = self.prison.copy()
-        new.pending = self.pending
-        new.pending_minimal = self.pending_minimal
-        new.first_turn_done = self.first_turn_done.copy()
-        new.last_minimal = self.last_minimal
+        new.s = self.s.copy()
         new.seen = self.seen.copy()
         new.owner = self.owner.copy()
         new.danger = self.danger.copy()
-        new.simulated = self.simulated
 
     def _refresh(self):
         n = self.game.num_cells
         self.owner = np.zeros(n, dtype=np.int8)
         self.danger = np.zeros(n, dtype=np.bool_)
-        self._compute_mask()
-
-    def _compute_mask(self):
-        """Legal actions of the side to move (the derived planes come along)."""
-        g = self.game
-        side = self.to_move
-        cells = self.mask[:g.num_cells]
-        double = not self.first_turn_done[side]
-        _, _, self.simulated = analyse_asli(self.board, side, self.last_minimal, not double, *g.kernel_args,
-                                            cells, self.owner, self.danger)
-        if double:
-            own = int(np.count_nonzero(self.board == side + 1))
-            if self.pending >= 0:
-                quick = not self.last_minimal and own == 1
-                second_stone_mask(self.board, side, self.pending, self.last_minimal, quick, *g.kernel_args, cells)
-            else:
-                quick = not self.last_minimal and own == 0
-                first_stone_mask(self.board, side, self.last_minimal, quick, *g.kernel_args, cells)
-        self.mask[g.num_cells] = self.pending < 0 and self.prison[1 - side] > 0
+        compute_mask(self.board, self.mask, self.owner, self.danger, self.s, *self.game.kernel_args)
 
     def _apply(self, action):
+        self._make_room()
+        s = self.s
         g = self.game
-        geo = g.geometry
-        side = self.to_move
-        if action == g.num_cells:  # take an enemy stone out of the prison: a whole turn
-            self.prison[1 - side] -= 1
-            self.first_turn_done[side] = True
-            self._end_turn(side, minimal=False, placement=False)
-            return
-        args = (geo.on_board, geo.neighbours, geo.degree)
-        incursion = bool(self.owner[action] == 2 - side)  # the territory's owner before the stone lands
-        groups, stones, _ = place_and_capture(self.board, side, action, *args)
-        self.prison[1 - side] += stones
-        minimal = incursion and groups == 1
-        if self.pending < 0 and not self.first_turn_done[side]:
-            self.pending = action
-            self.pending_minimal = minimal
-            self._compute_mask()
-            return
-        minimal = minimal or (self.pending >= 0 and self.pending_minimal)
-        self.pending = -1
-        self.pending_minimal = False
-        self.first_turn_done[side] = True
-        self._end_turn(side, minimal=minimal, placement=True)
-
-    def _end_turn(self, side, minimal, placement):
-        self.last_minimal = minimal
-        self.to_move = 1 - side
-        h = self._hash()
-        if placement and h in self.seen:  # the position recurs: a draw
+        act(self.board, self.mask, self.owner, self.danger, s, self.seen, action, *g.zobrist, *g.kernel_args)
+        self.to_move = int(s[TO_MOVE])
+        if s[TERMINAL]:
             self.terminal = True
-            self.winner = -1
-            self._compute_mask()
-            return
-        self.seen.add(h)
-        self._compute_mask()
-        if not self.mask.any():  # no legal action: the last to act wins
-            self.terminal = True
-            self.winner = side
+            self.winner = int(s[WINNER])
 
     def observation(self, player: int) -> np.ndarray:
-        side = player ^ self.flip
         g = self.game
-        points = g.geometry.num_points
         out = np.empty(g.obs_shape, dtype=np.int8)
-        asli_planes(self.board, self.owner, self.danger, self.mask, side,
-                    side == self.to_move and not self.terminal,
-                    min(100, round(100 * self.prison[1 - side] / points)),
-                    min(100, round(100 * self.prison[side] / points)),
-                    self.last_minimal, self.pending >= 0, out)
+        observe(self.board, self.mask, self.owner, self.danger, self.s, player ^ self.flip,
+                g.geometry.num_points, out)
         return out
 
     def info(self) -> dict:
-        return {"prison": {"black": self.prison[0], "white": self.prison[1]}}
+        prison = self.prison
+        return {"prison": {"black": prison[0], "white": prison[1]}}
 
     def overlays(self):
         return [(self.owner == BLACK_OWNS, (40, 40, 40), 0.25), (self.owner == WHITE_OWNS, (250, 250, 250), 0.35),
                 (self.danger, (220, 50, 50), 0.35)]
 
     def _footer(self):
-        parts = [super()._footer(), f"prison: {self.prison[0]} black, {self.prison[1]} white"]
+        prison = self.prison
+        parts = [super()._footer(), f"prison: {prison[0]} black, {prison[1]} white"]
         if self.last_minimal and not self.terminal:
             parts.append("minimal incursion banned")
         if self.pending >= 0:
@@ -622,3 +716,46 @@ class AsliState(GameState):
 
 
 AsliGame.state_class = AsliState
+
+
+# --- batched play (territory_envs.vector) -------------------------------------------------------
+@njit(cache=True, parallel=True)
+def asli_batch_step(actions, board, mask, owner, danger, scalars, seen, move_number, komi, points, max_moves,
+                    keys, side_key, on_board, neighbours, degree, obs, rewards, terminated, truncated,
+                    final_obs, final_scores):
+    """One action in every game of the batch, in parallel; finished games record their last
+    observation, then start again (Asli has no score: ``final_scores`` stays 0). Every table in
+    ``seen`` must keep a free slot (the caller grows them)."""
+    for e in prange(actions.shape[0]):
+        s = scalars[e]
+        act(board[e], mask[e], owner[e], danger[e], s, seen[e], actions[e], keys, side_key, on_board,
+            neighbours, degree)
+        move_number[e] += 1
+        rewards[e, 0] = 0.0
+        rewards[e, 1] = 0.0
+        terminated[e] = s[TERMINAL] == 1
+        truncated[e] = not terminated[e] and move_number[e] >= max_moves
+        if terminated[e] or truncated[e]:
+            final_scores[e, 0] = 0.0
+            final_scores[e, 1] = 0.0
+            if terminated[e]:
+                mask[e, :] = 0
+                if s[WINNER] >= 0:
+                    winner = s[WINNER] ^ s[FLIP]
+                    rewards[e, winner] = 1.0
+                    rewards[e, 1 - winner] = -1.0
+            observe(board[e], mask[e], owner[e], danger[e], s, s[TO_MOVE], points, final_obs[e])
+            move_number[e] = 0
+            new_game(board[e], mask[e], owner[e], danger[e], s, seen[e], komi, keys, side_key, on_board,
+                     neighbours, degree)
+        observe(board[e], mask[e], owner[e], danger[e], s, s[TO_MOVE], points, obs[e])
+
+
+@njit(cache=True, parallel=True)
+def asli_batch_reset(board, mask, owner, danger, scalars, seen, move_number, komi, points, keys, side_key,
+                     on_board, neighbours, degree, obs):
+    for e in prange(board.shape[0]):
+        move_number[e] = 0
+        new_game(board[e], mask[e], owner[e], danger[e], scalars[e], seen[e], komi, keys, side_key, on_board,
+                 neighbours, degree)
+        observe(board[e], mask[e], owner[e], danger[e], scalars[e], 0, points, obs[e])
