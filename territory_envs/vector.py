@@ -236,7 +236,16 @@ class _LinageBatch(_SquareBatch):
         self.free[i] = state.free_regions
 
 
-class _LifelineBatch(_Batch):
+class _ScalarRowBatch(_Batch):
+    """Lifeline and Asli: every scalar of a game in one int32 row of ``scalars``, as in the
+    state classes' ``s``, laid out by the rules module."""
+
+    def agents(self):
+        r = self.rules
+        return self.scalars[:, r.TO_MOVE] ^ self.scalars[:, r.FLIP]
+
+
+class _LifelineBatch(_ScalarRowBatch):
     """Lifeline: every scalar of a game in one int32 row, as in ``LifelineState.s``."""
 
     def __init__(self, game, num_envs):
@@ -262,10 +271,6 @@ class _LifelineBatch(_Batch):
                                        *self.game.kernel_args, env.observations, env.rewards, env.terminated,
                                        env.truncated, env.final_observations, env.final_scores)
 
-    def agents(self):
-        r = self.rules
-        return self.scalars[:, r.TO_MOVE] ^ self.scalars[:, r.FLIP]
-
     def fields(self, i):
         r, s = self.rules, self.scalars[i]
         return {"to_move": int(s[r.TO_MOVE]), "flip": int(s[r.FLIP]), "pending": int(s[r.PENDING]),
@@ -279,7 +284,7 @@ class _LifelineBatch(_Batch):
         self.links[i] = state.links
 
 
-class _AsliBatch(_Batch):
+class _AsliBatch(_ScalarRowBatch):
     """Asli: scalars in one int32 row per game (as ``AsliState.s``) and a table of position
     hashes per game for draws by repetition, doubled for the whole batch before one could fill."""
 
@@ -314,10 +319,6 @@ class _AsliBatch(_Batch):
                                    self.move_number, g.options["komi"], g.geometry.num_points, g.max_moves,
                                    *g.zobrist, *g.kernel_args, env.observations, env.rewards, env.terminated,
                                    env.truncated, env.final_observations, env.final_scores)
-
-    def agents(self):
-        r = self.rules
-        return self.scalars[:, r.TO_MOVE] ^ self.scalars[:, r.FLIP]
 
     def fields(self, i):
         r, s = self.rules, self.scalars[i]

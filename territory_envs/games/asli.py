@@ -38,6 +38,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..core.batch import after_action
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
 from ..core.kernels import (EMPTY, bucket_by_label, cut_cells, hash_contains, hash_insert, has_sharing_partner,
@@ -730,20 +731,10 @@ def asli_batch_step(actions, board, mask, owner, danger, scalars, seen, move_num
         s = scalars[e]
         act(board[e], mask[e], owner[e], danger[e], s, seen[e], actions[e], keys, side_key, on_board,
             neighbours, degree)
-        move_number[e] += 1
-        rewards[e, 0] = 0.0
-        rewards[e, 1] = 0.0
-        terminated[e] = s[TERMINAL] == 1
-        truncated[e] = not terminated[e] and move_number[e] >= max_moves
-        if terminated[e] or truncated[e]:
+        if after_action(e, s[TERMINAL] == 1, s[WINNER], s[FLIP], move_number, max_moves, mask, rewards,
+                        terminated, truncated):
             final_scores[e, 0] = 0.0
             final_scores[e, 1] = 0.0
-            if terminated[e]:
-                mask[e, :] = 0
-                if s[WINNER] >= 0:
-                    winner = s[WINNER] ^ s[FLIP]
-                    rewards[e, winner] = 1.0
-                    rewards[e, 1 - winner] = -1.0
             observe(board[e], mask[e], owner[e], danger[e], s, s[TO_MOVE], points, final_obs[e])
             move_number[e] = 0
             new_game(board[e], mask[e], owner[e], danger[e], s, seen[e], komi, keys, side_key, on_board,

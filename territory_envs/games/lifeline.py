@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..core.batch import after_action
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import hexhex
 from ..core.kernels import EMPTY, adjacent, has_sharing_partner, liveness, regions_next_to
@@ -505,19 +506,10 @@ def lifeline_batch_step(actions, board, mask, alive_cell, links, scalars, move_n
     for e in prange(actions.shape[0]):
         s = scalars[e]
         act(board[e], mask[e], alive_cell[e], links[e], s, actions[e], pie, on_board, neighbours, degree)
-        move_number[e] += 1
-        rewards[e, 0] = 0.0
-        rewards[e, 1] = 0.0
-        terminated[e] = s[TERMINAL] == 1
-        truncated[e] = not terminated[e] and move_number[e] >= max_moves
-        if terminated[e] or truncated[e]:
+        if after_action(e, s[TERMINAL] == 1, s[WINNER], s[FLIP], move_number, max_moves, mask, rewards,
+                        terminated, truncated):
             final_scores[e, 0] = 0.0
             final_scores[e, 1] = 0.0
-            if terminated[e]:
-                mask[e, :] = 0
-                winner = s[WINNER] ^ s[FLIP]
-                rewards[e, winner] = 1.0
-                rewards[e, 1 - winner] = -1.0
             observe(board[e], mask[e], alive_cell[e], links[e], s, s[TO_MOVE], pie, points, on_board, final_obs[e])
             move_number[e] = 0
             new_game(board[e], mask[e], alive_cell[e], links[e], s, pie, komi, on_board, neighbours, degree)

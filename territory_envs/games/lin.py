@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..core.batch import after_action
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
 from ..core.kernels import EMPTY, any_per_component, label_components, mark_runs
@@ -204,25 +205,17 @@ def lin_batch_step(actions, board, alive, mask, to_move, flip, move_number, heig
         _, contested = place_lin(board[e], side, actions[e], height, width, line_length, neighbours,
                                  degree, alive[e], mask[e])
         to_move[e] = 1 - side
-        move_number[e] += 1
-        rewards[e, 0] = 0.0
-        rewards[e, 1] = 0.0
-        terminated[e] = contested == 0
-        truncated[e] = not terminated[e] and move_number[e] >= max_moves
-        if terminated[e] or truncated[e]:
-            black = 0
-            white = komi
+        black = 0
+        white = komi
+        if contested == 0 or move_number[e] + 1 >= max_moves:
             for i in range(board.shape[1]):
                 black += alive[e, 0, i]
                 white += alive[e, 1, i]
+        winner = 0 if black > white else 1 if white > black else -1
+        if after_action(e, contested == 0, winner, flip[e], move_number, max_moves, mask, rewards, terminated,
+                        truncated):
             final_scores[e, 0] = black
             final_scores[e, 1] = white
-            if terminated[e]:
-                mask[e, :] = 0
-                if black != white:
-                    winner = (0 if black > white else 1) ^ flip[e]
-                    rewards[e, winner] = 1.0
-                    rewards[e, 1 - winner] = -1.0
             lin_planes(board[e], alive[e], mask[e], to_move[e], truncated[e], komi_planes[to_move[e]], final_obs[e])
             board[e, :] = 0
             to_move[e] = 0

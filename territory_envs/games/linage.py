@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..core.batch import after_action
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
 from ..core.kernels import (EMPTY, any_per_component, dfs_lowlink, label_components, mark_line_starts,
@@ -304,22 +305,13 @@ def linage_batch_step(actions, board, kind, on_h, on_v, mask, passes, points, fr
             free[e], points[e, 0], points[e, 1] = analyse_linage(
                 board[e], height, width, line_length, neighbours, degree, kind[e], on_h[e], on_v[e], mask[e, :n])
         to_move[e] = 1 - to_move[e]
-        move_number[e] += 1
-        rewards[e, 0] = 0.0
-        rewards[e, 1] = 0.0
-        terminated[e] = passes[e] >= 2 or free[e] == 0
-        truncated[e] = not terminated[e] and move_number[e] >= max_moves
-        if terminated[e] or truncated[e]:
-            vertical = points[e, 0]
-            horizontal = points[e, 1] + komi
+        vertical = points[e, 0]
+        horizontal = points[e, 1] + komi
+        winner = 0 if vertical > horizontal else 1 if horizontal > vertical else -1
+        if after_action(e, passes[e] >= 2 or free[e] == 0, winner, flip[e], move_number, max_moves, mask, rewards,
+                        terminated, truncated):
             final_scores[e, 0] = vertical
             final_scores[e, 1] = horizontal
-            if terminated[e]:
-                mask[e, :] = 0
-                if vertical != horizontal:
-                    winner = (0 if vertical > horizontal else 1) ^ flip[e]
-                    rewards[e, winner] = 1.0
-                    rewards[e, 1 - winner] = -1.0
             linage_planes(board[e], kind[e], on_h[e], on_v[e], mask[e], to_move[e], truncated[e],
                           komi_planes[to_move[e]], passes[e] > 0, final_obs[e])
             flip[e] = 0  # every new game gives player_0 the first side
