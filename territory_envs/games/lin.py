@@ -15,8 +15,9 @@ points both count).
 Why the step is cheap: a domain is a component of "not the other colour", and a component is alive
 iff one of its cells lies on a run of ``line_length`` member cells (a run is connected, so it lies
 inside one component). Black's placement only shrinks White's domains, and removing White stones
-does not change them, so one labelling per colour per step suffices: White's domains after the
-stone, then Black's domains after the removals. Every kernel below is linear in the cells.
+does not change them, so White's domains are labelled once, after the stone; Black's domains do not
+change unless White stones were removed, and only then are they labelled again. Every kernel below
+is linear in the cells.
 """
 from __future__ import annotations
 
@@ -71,7 +72,10 @@ def place_lin(board, side, cell, height, width, line_length, neighbours, degree,
         if board[i] == enemy and not alive[enemy - 1, i]:
             board[i] = EMPTY
             removed += 1
-    living_domains(board, mover, height, width, line_length, neighbours, degree, alive[mover - 1])
+    if removed > 0:
+        # the mover's domains ("not the enemy") only grow when enemy stones go; its own stone on a
+        # point of its living domain changes nothing for it
+        living_domains(board, mover, height, width, line_length, neighbours, degree, alive[mover - 1])
     contested = 0
     for i in range(board.shape[0]):
         both = alive[0, i] and alive[1, i]
