@@ -1,23 +1,28 @@
-"""Agents that play the territory games. For now the yardstick every comparison starts from:
-:class:`RandomAgent`. Any callable ``(observation, action_mask) -> action`` also works as an agent."""
-from __future__ import annotations
+"""Agents that play the territory games, and the tools to compare them.
 
-import numpy as np
+* :mod:`agents.base`: the interface (``act(state)``, ``agent(observation, mask)``, ``reset(seed)``),
+  :class:`RandomAgent`, :func:`as_agent` for any policy callable;
+* :mod:`agents.greedy`: :class:`GreedyAgent`, one-ply lookahead on a documented evaluation;
+* :mod:`agents.mcts`: :class:`MCTSAgent`, UCT with compiled random rollouts;
+* :mod:`agents.registry`: :func:`make_agent` from specs such as ``"mcts:256"``;
+* :mod:`agents.match`: :func:`play_game`, one recorded game between two agents;
+* :mod:`agents.arena` (round robin with ratings) and :mod:`agents.play` (a person against an agent)
+  are command-line programs.
+"""
+from .base import Agent, CallableAgent, RandomAgent, as_agent
+from .match import GameResult, play_game
+from .registry import make_agent
+
+__all__ = ["Agent", "CallableAgent", "RandomAgent", "as_agent", "make_agent", "play_game", "GameResult",
+           "GreedyAgent", "MCTSAgent"]
 
 
-class RandomAgent:
-    """Uniform among the legal actions of the AEC observation's mask; seeded."""
-
-    def __init__(self, seed: int | None = None):
-        self.rng = np.random.default_rng(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        if seed is not None:
-            self.rng = np.random.default_rng(seed)
-
-    def __call__(self, observation, action_mask=None) -> int:
-        mask = observation["action_mask"] if action_mask is None else action_mask
-        legal = np.flatnonzero(mask)
-        if len(legal) == 0:
-            raise ValueError("RandomAgent: no legal action in the mask")
-        return int(legal[self.rng.integers(len(legal))])
+def __getattr__(name):
+    # the search agents compile numba kernels on first use: import them only when asked
+    if name == "GreedyAgent":
+        from .greedy import GreedyAgent
+        return GreedyAgent
+    if name == "MCTSAgent":
+        from .mcts import MCTSAgent
+        return MCTSAgent
+    raise AttributeError(name)

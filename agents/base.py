@@ -1,0 +1,93 @@
+"""The agent interface shared by the baselines, the arena, the play CLI and (later) network agents.
+
+An agent picks an action for the player to act. It can be asked in two ways:
+
+* ``agent.act(state)`` with a game state of the SPEC.md state API (``env.unwrapped.state`` of any
+  env, or ``make_game(...).new_state()``); search agents need this form;
+* ``agent(observation, action_mask=None)`` with an AEC observation, as PettingZoo users call a
+  policy; agents that need the whole state (MCTS) refuse this form with a ``TypeError``.
+
+``reset(seed)`` starts a new game (and reseeds when a seed is given). Any callable
+``(observation, action_mask) -> action`` becomes an agent through :func:`as_agent`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+class Agent:
+    """Base class: subclasses implement :meth:`act` (and may override ``__call__``)."""
+
+    name = "agent"
+    needs_state = True  # False when the AEC observation is enough
+
+    def __init__(self, seed: int | None = None):
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def act(self, state) -> int:
+        raise NotImplementedError
+
+    def __call__(self, observation, action_mask=None) -> int:
+        raise TypeError(f"{self.name} needs the game state: call agent.act(env.unwrapped.state)")
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+def pick_uniform(rng: np.random.Generator, mask) -> int:
+    legal = np.flatnonzero(mask)
+    if len(legal) == 0:
+        raise ValueError("no legal action in the mask")
+    return int(legal[rng.integers(len(legal))])
+
+
+class RandomAgent(Agent):
+    """Uniform among the legal actions; seeded."""
+
+    name = "random"
+    needs_state = False
+
+    def act(self, state) -> int:
+        return pick_uniform(self.rng, state.legal_mask())
+
+    def __call__(self, observation, action_mask=None) -> int:
+        return pick_uniform(self.rng, observation["action_mask"] if action_mask is None else action_mask)
+
+
+class CallableAgent(Agent):
+    """Wraps a policy ``f(observation, action_mask) -> action``; ``act(state)`` builds the AEC
+    observation of the player to act from the state."""
+
+    needs_state = False
+
+    def __init__(self, policy, name: str | None = None):
+        super().__init__(None)
+        self.policy = policy
+        self.name = name or getattr(policy, "__name__", "callable")
+
+    def reset(self, seed: int | None = None) -> None:
+        reset = getattr(self.policy, "reset", None)
+        if callable(reset):
+            reset(seed) if seed is not None else reset()
+
+    def act(self, state) -> int:
+        observation = {"observation": state.observation(state.current_player),
+                       "action_mask": state.legal_mask()}
+        return int(self.policy(observation, observation["action_mask"]))
+
+    def __call__(self, observation, action_mask=None) -> int:
+        mask = observation["action_mask"] if action_mask is None else action_mask
+        return int(self.policy(observation, mask))
+
+
+def as_agent(policy) -> Agent:
+    """An :class:`Agent` as is; a callable ``(observation, action_mask) -> action`` wrapped."""
+    if isinstance(policy, Agent):
+        return policy
+    if callable(policy):
+        return CallableAgent(policy)
+    raise TypeError(f"not an agent: {policy!r} (expected an Agent or a callable (observation, mask) -> action)")
