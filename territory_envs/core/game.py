@@ -23,6 +23,9 @@ from .geometry import Geometry
 from .options import check_known, check_max_moves
 
 
+_NO_TRACE = np.empty(0, dtype=np.int32)  # rollouts record no actions
+
+
 class IllegalActionError(ValueError):
     """An action that is out of range, masked out, or played after the end of the game."""
 
@@ -229,6 +232,28 @@ class GameState(ABC):
             out[winner_player] = 1.0
             out[1 - winner_player] = -1.0
         return out
+
+    def rollout(self, seed: int) -> int:
+        """Play uniformly random legal actions from here to the end, in compiled code, leaving this
+        state unchanged (the playouts of :class:`agents.mcts.MCTSAgent`). Returns the winning
+        player, or -1 for a draw or for reaching ``max_moves``. Linage's playouts pass only when no
+        placement is legal (random passes would end most playouts at once)."""
+        return self.rollout_with_length(seed)[0]
+
+    def rollout_with_length(self, seed: int, trace: np.ndarray | None = None) -> tuple[int, int]:
+        """:meth:`rollout` and the number of actions it played; with ``trace`` (int32, long enough)
+        the actions are written into it too, so a test can replay them through :meth:`apply`."""
+        if self.terminal:
+            return (self.winner ^ self.flip if self.winner >= 0 else -1), 0
+        moves_left = self.game.max_moves - self.move_number
+        if moves_left <= 0:
+            return -1, 0
+        winner, moves = self._rollout(int(seed) & 0x7FFFFFFF, moves_left, _NO_TRACE if trace is None else trace)
+        return int(winner), int(moves)
+
+    def _rollout(self, seed: int, moves_left: int, trace: np.ndarray) -> tuple[int, int]:
+        """``(winner player or -1, actions played)`` of one compiled random playout."""
+        raise NotImplementedError
 
     def clone(self) -> "GameState":
         """An independent copy (cheap: a few small array copies; the game is shared)."""

@@ -216,7 +216,7 @@ def dfs_lowlink(member, neighbours, degree):
                     if low[v] < low[p]:
                         low[p] = low[v]
                     size[p] += size[v]
-    return disc, low, parent, size, order[:clock].copy()
+    return disc, low, parent, size, order[:clock]
 
 
 @njit(cache=True)
@@ -426,3 +426,49 @@ def hash_rehash(old, new):
         for j in range(old.shape[1]):
             if old[b, j] != 0:
                 hash_insert(new[b], old[b, j])
+
+
+# --- random playouts (agents.mcts) -----------------------------------------------------------------
+@njit(cache=True)
+def random_set_index(mask, stop):
+    """A uniformly random ``i < stop`` with ``mask[i]`` set (numba's seeded generator), -1 if none."""
+    count = 0
+    for i in range(stop):
+        count += mask[i] != 0
+    if count == 0:
+        return -1
+    k = np.random.randint(count)
+    for i in range(stop):
+        if mask[i] != 0:
+            if k == 0:
+                return i
+            k -= 1
+    return -1
+
+
+@njit(cache=True)
+def region_colours(board, p, neighbours, degree, seen, queue):
+    """Colours of the stones next to the empty region of ``p`` as a bit set (1 black, 2 white):
+    a flood fill of that region alone. ``seen`` (bool (N,), all false) and ``queue`` (int32 (N,))
+    are scratch; ``seen`` is all false again on return."""
+    colours = 0
+    seen[p] = True
+    queue[0] = p
+    head = 0
+    tail = 1
+    while head < tail:
+        cell = queue[head]
+        head += 1
+        for d in range(degree[cell]):
+            nb = neighbours[cell, d]
+            b = board[nb]
+            if b == EMPTY:
+                if not seen[nb]:
+                    seen[nb] = True
+                    queue[tail] = nb
+                    tail += 1
+            else:
+                colours |= b
+    for j in range(tail):
+        seen[queue[j]] = False
+    return colours

@@ -42,7 +42,9 @@ from ..core.batch import after_action
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
 from ..core.kernels import (EMPTY, bucket_by_label, cut_cells, hash_contains, hash_insert, has_sharing_partner,
-                             liveness, percent, region_group_adjacency, regions_next_to, seen_before, adjacent)
+                             liveness, percent, random_set_index, region_colours, region_group_adjacency,
+                             regions_next_to,
+                             seen_before, adjacent)
 from ..core.options import check_int
 
 NOBODY, BLACK_OWNS, WHITE_OWNS = 0, 1, 2
@@ -54,21 +56,27 @@ def place_and_capture(board, side, p, on_board, neighbours, degree):
     ``(groups, stones, friends_alive)``: enemy groups and stones captured, and whether every
     friendly group lives afterwards."""
     mover = side + 1
-    enemy = 3 - mover
     board[p] = mover
     labels, count, alive, _ = liveness(board, on_board, neighbours, degree)
     counted = np.zeros(count, dtype=np.bool_)
     groups = 0
     stones = 0
+    friends_alive = True
     for i in range(board.shape[0]):
-        if board[i] == enemy and not alive[labels[i]]:
+        b = board[i]
+        if b == EMPTY or alive[labels[i]]:
+            continue
+        if b == mover:
+            friends_alive = False  # unless a capture revives it: checked again below
+        else:
             if not counted[labels[i]]:
                 counted[labels[i]] = True
                 groups += 1
             board[i] = EMPTY
             stones += 1
-    if stones > 0:
-        labels, count, alive, _ = liveness(board, on_board, neighbours, degree)
+    if stones == 0 or friends_alive:
+        return groups, stones, friends_alive
+    labels, count, alive, _ = liveness(board, on_board, neighbours, degree)
     for i in range(board.shape[0]):
         if board[i] == mover and not alive[labels[i]]:
             return groups, stones, False
@@ -436,6 +444,7 @@ def asli_planes(board, owner, danger, mask, observer, legal_for_observer, own_pr
 TO_MOVE, FLIP, PRISON_BLACK, PRISON_WHITE, PENDING, PENDING_MINIMAL, FIRST_BLACK, FIRST_WHITE, \
     LAST_MINIMAL, TERMINAL, WINNER, SIMULATED, SEEN_COUNT = range(13)
 NUM_SCALARS = 13
+ROLLOUT_REJECTIONS = 5  # illegal candidates a playout turn tries before it asks the exact mask
 
 
 @njit(cache=True)
@@ -691,6 +700,11 @@ class AsliState(GameState):
             self.terminal = True
             self.winner = int(s[WINNER])
 
+    def _rollout(self, seed, moves_left, trace):
+        g = self.game
+        return asli_rollout(self.board, self.mask, self.owner, self.danger, self.s, self.seen, moves_left,
+                            *g.zobrist, *g.kernel_args, seed, trace)
+
     def observation(self, player: int) -> np.ndarray:
         g = self.game
         out = np.empty(g.obs_shape, dtype=np.int8)
@@ -750,3 +764,93 @@ def asli_batch_reset(board, mask, owner, danger, scalars, seen, move_number, kom
         new_game(board[e], mask[e], owner[e], danger[e], scalars[e], seen[e], komi, keys, side_key, on_board,
                  neighbours, degree)
         observe(board[e], mask[e], owner[e], danger[e], scalars[e], 0, points, obs[e])
+
+
+# --- random playouts (agents.mcts) ----------------------------------------------------------------
+@njit(cache=True)
+def asli_rollout(board, mask, owner, danger, s, seen, moves_left, keys, side_key, on_board, neighbours, degree,
+                 seed, trace):
+    """Uniformly random legal actions (prison removals included) from this position (copied, not
+    changed) to the end, at most ``moves_left``; repetitions draw as in the game. Returns
+    ``(winner player or -1, actions)``.
+
+    Single-stone turns skip the whole mask: draw a uniform candidate (an empty point or the
+    removal), test that one exactly, accept the first legal one. That is uniform over the legal
+    actions; after ``REJECTIONS`` illegal candidates the exact mask decides (uniform as well, and
+    it finds the positions where the side to move has no legal action and loses). Double first
+    turns go through ``act`` and the exact mask."""
+    np.random.seed(seed)
+    board = board.copy()
+    mask = mask.copy()
+    owner = owner.copy()
+    danger = danger.copy()
+    s = s.copy()
+    n = board.shape[0]
+    size = 64
+    while size < 2 * (s[SEEN_COUNT] + moves_left + 2):
+        size *= 2
+    table = np.zeros(size, dtype=np.uint64)  # room for every position of the playout
+    for h in seen:
+        if h != 0:
+            hash_insert(table, h)
+    trial = np.empty_like(board)
+    flood_seen = np.zeros(n, dtype=np.bool_)
+    flood_queue = np.empty(n, dtype=np.int32)
+    mask_fresh = True  # ``mask`` belongs to the current position
+    for move in range(moves_left):
+        side = s[TO_MOVE]
+        chosen = -1
+        if s[FIRST_BLACK + side] == 1:
+            removal = s[PRISON_BLACK + 1 - side] > 0
+            ban = s[LAST_MINIMAL] == 1
+            rejected = 0
+            for _ in range(16 * n):  # empty points are found well before this in any real position
+                r = np.random.randint(n + 1)
+                if r == n:
+                    if removal:
+                        chosen = n
+                        break
+                    continue
+                if board[r] != EMPTY:
+                    continue
+                trial[:] = board
+                groups, stones, alive = place_and_capture(trial, side, r, on_board, neighbours, degree)
+                # minimal incursion: one group captured by a stone in enemy territory (judged before it)
+                minimal = groups == 1 and region_colours(board, r, neighbours, degree, flood_seen,
+                                                         flood_queue) == 2 - side
+                if alive and not (ban and minimal):
+                    chosen = r
+                    break
+                rejected += 1
+                if rejected == ROLLOUT_REJECTIONS:
+                    break
+        if chosen >= 0:
+            if move < trace.shape[0]:
+                trace[move] = chosen
+            placement = chosen < n
+            if placement:
+                board[:] = trial
+                s[PRISON_BLACK + 1 - side] += stones
+            else:
+                minimal = False
+                s[PRISON_BLACK + 1 - side] -= 1
+            s[LAST_MINIMAL] = minimal
+            s[TO_MOVE] = 1 - side
+            mask_fresh = False
+            h = zobrist_hash(board, 1 - side, keys, side_key)
+            if placement and hash_contains(table, h):
+                return -1, move + 1  # the position recurs: a draw
+            hash_insert(table, h)
+            continue
+        if not mask_fresh:
+            compute_mask(board, mask, owner, danger, s, on_board, neighbours, degree)
+        action = random_set_index(mask, n + 1)
+        if action < 0:
+            return (1 - side) ^ s[FLIP], move  # no legal action: the side to move loses
+        if move < trace.shape[0]:
+            trace[move] = action
+        act(board, mask, owner, danger, s, table, action, keys, side_key, on_board, neighbours, degree)
+        mask_fresh = True
+        if s[TERMINAL]:
+            return (s[WINNER] ^ s[FLIP] if s[WINNER] >= 0 else -1), move + 1
+    return -1, moves_left

@@ -33,7 +33,7 @@ from numba import njit, prange
 from ..core.batch import after_action
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import hexhex
-from ..core.kernels import EMPTY, adjacent, has_sharing_partner, liveness, regions_next_to
+from ..core.kernels import EMPTY, adjacent, has_sharing_partner, liveness, random_set_index, regions_next_to
 from ..core.options import check_choice, check_int, check_number
 
 PIES = ("strong", "weak", "komi")
@@ -471,6 +471,10 @@ class LifelineState(GameState):
             self.terminal = True
             self.winner = int(s[WINNER])
 
+    def _rollout(self, seed, moves_left, trace):
+        return lifeline_rollout(self.board, self.mask, self.alive_cell, self.links, self.s, moves_left,
+                                self.game.pie_index, *self.game.kernel_args, seed, trace)
+
     def observation(self, player: int) -> np.ndarray:
         g = self.game
         out = np.empty(g.obs_shape, dtype=np.int8)
@@ -523,3 +527,28 @@ def lifeline_batch_reset(board, mask, alive_cell, links, scalars, move_number, p
         move_number[e] = 0
         new_game(board[e], mask[e], alive_cell[e], links[e], scalars[e], pie, komi, on_board, neighbours, degree)
         observe(board[e], mask[e], alive_cell[e], links[e], scalars[e], 0, pie, points, on_board, obs[e])
+
+
+# --- random playouts (agents.mcts) ----------------------------------------------------------------
+@njit(cache=True)
+def lifeline_rollout(board, mask, alive_cell, links, s, moves_left, pie, on_board, neighbours, degree, seed,
+                     trace):
+    """Uniformly random legal actions (swap and komi spends included) from this position (copied,
+    not changed) to the end, at most ``moves_left``. Returns ``(winner player or -1, actions)``:
+    a player, not a side, because a swap moves the sides between the players."""
+    np.random.seed(seed)
+    board = board.copy()
+    mask = mask.copy()
+    alive_cell = alive_cell.copy()
+    links = links.copy()
+    s = s.copy()
+    for move in range(moves_left):
+        action = random_set_index(mask, mask.shape[0])
+        if action < 0:  # cannot happen after act (it ends such games), but be safe
+            return (1 - s[TO_MOVE]) ^ s[FLIP], move
+        if move < trace.shape[0]:
+            trace[move] = action
+        act(board, mask, alive_cell, links, s, action, pie, on_board, neighbours, degree)
+        if s[TERMINAL]:
+            return (s[WINNER] ^ s[FLIP] if s[WINNER] >= 0 else -1), move + 1
+    return -1, moves_left

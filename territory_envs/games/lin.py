@@ -27,7 +27,7 @@ from numba import njit, prange
 from ..core.batch import after_action
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
-from ..core.kernels import EMPTY, any_per_component, label_components, mark_runs
+from ..core.kernels import EMPTY, any_per_component, label_components, mark_runs, random_set_index
 from ..core.options import check_int, check_number
 
 
@@ -187,6 +187,13 @@ class LinState(GameState):
                    self.game.komi_planes[side], out)
         return out
 
+    def _rollout(self, seed, moves_left, trace):
+        g = self.game.geometry
+        winner, moves = lin_rollout(self.board, self.alive, self.mask, self.to_move, moves_left, g.height, g.width,
+                                    self.game.options["line_length"], g.neighbours, g.degree,
+                                    self.game.options["komi"], seed, trace)
+        return (winner ^ self.flip if winner >= 0 else -1), moves
+
     def overlays(self):
         return [(self.alive[0] & ~self.alive[1], (40, 40, 40), 0.25),
                 (self.alive[1] & ~self.alive[0], (250, 250, 250), 0.35),
@@ -238,3 +245,33 @@ def lin_batch_reset(board, alive, mask, to_move, move_number, height, width, lin
         move_number[e] = 0
         refresh_lin(board[e], height, width, line_length, neighbours, degree, alive[e], mask[e], 0)
         lin_planes(board[e], alive[e], mask[e], 0, True, komi_planes[0], obs[e])
+
+
+# --- random playouts (agents.mcts) ----------------------------------------------------------------
+@njit(cache=True)
+def lin_rollout(board, alive, mask, side, moves_left, height, width, line_length, neighbours, degree, komi,
+                seed, trace):
+    """Uniformly random legal placements from this position (copied, not changed) to the end, at
+    most ``moves_left`` of them. Returns ``(winner side or -1 for a draw or the bound, moves)``; the
+    actions go into ``trace`` as far as it reaches (an empty one for none)."""
+    np.random.seed(seed)
+    board = board.copy()
+    alive = alive.copy()
+    mask = mask.copy()
+    n = board.shape[0]
+    for move in range(moves_left):
+        cell = random_set_index(mask, n)
+        if cell < 0:
+            return 1 - side, move  # no legal action: the side to move loses
+        if move < trace.shape[0]:
+            trace[move] = cell
+        _, contested = place_lin(board, side, cell, height, width, line_length, neighbours, degree, alive, mask)
+        side = 1 - side
+        if contested == 0:
+            black = 0
+            white = komi
+            for i in range(n):
+                black += alive[0, i]
+                white += alive[1, i]
+            return (0 if black > white else 1 if white > black else -1), move + 1
+    return -1, moves_left

@@ -29,8 +29,8 @@ from numba import njit, prange
 from ..core.batch import after_action
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
-from ..core.kernels import (EMPTY, any_per_component, dfs_lowlink, label_components, mark_line_starts,
-                             mark_runs)
+from ..core.kernels import (EMPTY, dfs_lowlink, label_components, mark_line_starts,
+                             mark_runs, random_set_index)
 from ..core.options import check_int, check_number
 
 # region kinds per cell (derived)
@@ -38,21 +38,30 @@ NOT_EMPTY, FREE, VERTICAL_OWNS, HORIZONTAL_OWNS = 0, 1, 2, 3
 
 
 @njit(cache=True)
-def analyse_linage(board, height, width, line_length, neighbours, degree, kind, on_h, on_v, legal):
+def analyse_linage(board, height, width, line_length, neighbours, degree, kind, on_h, on_v, legal, planes=True):
     """Derived facts of a position: ``kind`` per cell (NOT_EMPTY, FREE, VERTICAL_OWNS,
-    HORIZONTAL_OWNS), cells on horizontal / vertical lines (``on_h``, ``on_v``) and the legal
-    placements (``legal`` over the cells). Returns ``(free_regions, vertical_points, horizontal_points)``."""
+    HORIZONTAL_OWNS), cells on horizontal / vertical lines (``on_h``, ``on_v``, only with ``planes``:
+    the observation alone needs them) and the legal placements (``legal`` over the cells).
+    Returns ``(free_regions, vertical_points, horizontal_points)``."""
     n = board.shape[0]
     empty = board == EMPTY
-    mark_runs(empty, height, width, line_length, on_h, on_v)
+    if planes:
+        mark_runs(empty, height, width, line_length, on_h, on_v)
     h_start = np.empty(n, dtype=np.bool_)
     v_start = np.empty(n, dtype=np.bool_)
     mark_line_starts(empty, height, width, line_length, h_start, v_start)
     labels, count = label_components(empty, neighbours, degree)
-    has_h = any_per_component(labels, count, h_start)
-    has_v = any_per_component(labels, count, v_start)
+    has_h = np.zeros(count, dtype=np.bool_)
+    has_v = np.zeros(count, dtype=np.bool_)
     rep = np.zeros(n, dtype=np.int32)  # lines starting at each cell
     total = np.zeros(count, dtype=np.int32)  # lines per region
+    for i in range(n):
+        k = labels[i]
+        if k >= 0:
+            has_h[k] |= h_start[i]
+            has_v[k] |= v_start[i]
+            rep[i] = h_start[i] + v_start[i]
+            total[k] += rep[i]
     free_regions = 0
     for k in range(count):
         free_regions += has_h[k] and has_v[k]
@@ -64,8 +73,6 @@ def analyse_linage(board, height, width, line_length, neighbours, degree, kind, 
         if k < 0:
             kind[i] = NOT_EMPTY
             continue
-        rep[i] = h_start[i] + v_start[i]
-        total[k] += rep[i]
         if has_h[k] and has_v[k]:
             kind[i] = FREE
         elif not has_h[k]:
@@ -251,6 +258,13 @@ class LinageState(GameState):
     def scores(self):
         return (self.points[0], self.points[1] + self.game.options["komi"])
 
+    def _rollout(self, seed, moves_left, trace):
+        g = self.game.geometry
+        winner, moves = linage_rollout(self.board, self.mask, self.passes, self.free_regions, *self.points,
+                                       self.to_move, moves_left, g.height, g.width, self.game.options["line_length"], g.neighbours, g.degree,
+                                       self.game.options["komi"], seed, trace)
+        return (winner ^ self.flip if winner >= 0 else -1), moves
+
     def observation(self, player: int) -> np.ndarray:
         side = player ^ self.flip
         out = np.empty(self.game.obs_shape, dtype=np.int8)
@@ -328,3 +342,34 @@ def linage_batch_reset(board, kind, on_h, on_v, mask, passes, points, free, to_m
         _linage_new_game(e, board, kind, on_h, on_v, mask, passes, points, free, to_move, move_number,
                          height, width, line_length, neighbours, degree)
         linage_planes(board[e], kind[e], on_h[e], on_v[e], mask[e], 0, True, komi_planes[0], False, obs[e])
+
+
+# --- random playouts (agents.mcts) ----------------------------------------------------------------
+@njit(cache=True)
+def linage_rollout(board, mask, passes, free, vertical, horizontal, side, moves_left, height, width, line_length,
+                   neighbours, degree, komi, seed, trace):
+    """Uniformly random legal placements from this position (copied, not changed; ``free``,
+    ``vertical`` and ``horizontal`` are its analysis) to the end, at most ``moves_left`` actions; a pass only when no placement is legal (placements are the same
+    for both sides, so two passes follow and end the game). Returns ``(winner side or -1, actions)``."""
+    np.random.seed(seed)
+    board = board.copy()
+    n = board.shape[0]
+    legal = mask[:n].copy()
+    kind = np.zeros(n, dtype=np.int8)
+    on_h = np.zeros(n, dtype=np.bool_)
+    on_v = np.zeros(n, dtype=np.bool_)
+    for move in range(moves_left):
+        cell = random_set_index(legal, n)
+        if move < trace.shape[0]:
+            trace[move] = n if cell < 0 else cell
+        if cell < 0:
+            passes += 1
+        else:
+            board[cell] = 1
+            passes = 0
+            free, vertical, horizontal = analyse_linage(board, height, width, line_length, neighbours, degree,
+                                                        kind, on_h, on_v, legal, False)
+        if passes >= 2 or free == 0:
+            horizontal += komi
+            return (0 if vertical > horizontal else 1 if horizontal > vertical else -1), move + 1
+    return -1, moves_left
