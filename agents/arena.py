@@ -1,0 +1,473 @@
+"""Round robin between agents on the territory games, with win rates and Bradley-Terry ratings.
+
+    python -m agents.arena --games lin,linage,lifeline,asli --agents random,greedy,mcts:64,mcts:256
+
+Every unordered pair of agents plays ``--games-per-pair`` games of every game, half with each agent
+on the first side. Each game's seed comes from ``(--seed, game, pair, index)`` alone, so the tables
+do not depend on ``--workers`` or on the order in which the processes finish.
+
+Written into ``--out``: ``results.json`` (everything), ``games.csv`` (one row per game),
+``ratings.csv``, ``records/`` (every game's record, replayable with
+:func:`territory_envs.read_record`) and ``ratings.png``. Ratings are Bradley-Terry Elo with mean 0,
+per game (with a first-side term: what moving first is worth) and over all games pooled (with one
+first-side term per game), under a weak prior of one virtual draw per agent so that a clean sweep
+still gets a finite rating; see :mod:`agents.stats` for the model and the intervals.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import itertools
+import json
+import os
+import re
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from functools import lru_cache
+from multiprocessing import get_context
+from pathlib import Path
+from typing import NamedTuple
+
+from territory_envs import game_names, make_game
+
+from .match import play_game
+from .registry import make_agent
+from .stats import bradley_terry, score_rate
+
+OVERALL = "overall"
+
+
+class ArenaConfigError(ValueError):
+    """Bad arena input (game, agent, option, count): reported before anything is played or written."""
+
+
+class GameTask(NamedTuple):
+    """One game to play, small and picklable: what a worker needs to rebuild the game and agents."""
+
+    game: str
+    options: tuple  # sorted (key, value) pairs
+    players: tuple  # agent specs of player_0 and player_1
+    swap: bool  # player_1 holds the first side
+    seed: int
+
+
+def game_seed(seed: int, game: str, pair: tuple[str, str], index: int) -> int:
+    """A 31-bit seed from the arena seed, the game, the pair of agent names and the game's index:
+    stable across processes and Python runs (unlike ``hash``)."""
+    text = json.dumps([int(seed), game, list(pair), int(index)])
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big") >> 1
+
+
+def parse_option(text: str) -> tuple[str, str, object]:
+    """``"lin.board_size=7"`` -> ``("lin", "board_size", 7)``; the value is read as JSON when it
+    can be (numbers, true/false), else kept as a string."""
+    target, eq, value = text.partition("=")
+    game, dot, key = target.strip().partition(".")
+    if not eq or not dot or not game or not key.strip():
+        raise ArenaConfigError(f"--option {text!r}: expected game.key=value, e.g. lin.board_size=7")
+    value = value.strip()
+    try:
+        parsed = json.loads(value)
+    except json.JSONDecodeError:
+        parsed = value
+    return game, key.strip(), parsed
+
+
+def agent_name(spec) -> str:
+    return spec.strip() if isinstance(spec, str) else make_agent(spec).name
+
+
+# --- checking the input ---------------------------------------------------------------------------
+
+def _split(items) -> list:
+    if isinstance(items, str):
+        return [part.strip() for part in items.split(",") if part.strip()]
+    return list(items)
+
+
+def _check_games(games, options) -> dict:
+    """The games in order, each with its full options (defaults and max_moves resolved)."""
+    games = _split(games)
+    if not games:
+        raise ArenaConfigError("no game given")
+    for name in games:
+        if name not in game_names():
+            raise ArenaConfigError(f"unknown game {name!r}; the games are {', '.join(game_names())}")
+    if len(set(games)) != len(games):
+        raise ArenaConfigError(f"a game is listed twice: {', '.join(games)}")
+    options = dict(options or {})
+    for name in options:
+        if name not in games:
+            raise ArenaConfigError(f"option for {name!r}, which is not among the games ({', '.join(games)})")
+    resolved = {}
+    for name in games:
+        try:
+            resolved[name] = dict(make_game(name, **options.get(name, {})).options)
+        except (ValueError, TypeError) as err:
+            raise ArenaConfigError(f"{name} options: {err}") from None
+    return resolved
+
+
+def _check_agents(agents) -> dict:
+    """Agent name -> spec, checking that each spec builds and the names are distinct."""
+    agents = _split(agents)
+    if len(agents) < 2:
+        raise ArenaConfigError("at least two agents are needed")
+    by_name = {}
+    for spec in agents:
+        try:
+            make_agent(spec, 0)
+        except (ValueError, TypeError, ImportError) as err:
+            message = str(err) if isinstance(err, ValueError) else f"agent {spec!r}: {err}"
+            raise ArenaConfigError(message) from None
+        name = agent_name(spec)
+        if name in by_name:
+            raise ArenaConfigError(f"agent {name!r} is listed twice")
+        by_name[name] = spec
+    return by_name
+
+
+def _check_count(games_per_pair) -> int:
+    if isinstance(games_per_pair, bool) or not isinstance(games_per_pair, int) or games_per_pair < 2 \
+            or games_per_pair % 2:
+        raise ArenaConfigError(f"games per pair must be a positive even number (half with each agent "
+                               f"on the first side), not {games_per_pair!r}")
+    return games_per_pair
+
+
+# --- playing --------------------------------------------------------------------------------------
+
+def build_tasks(game_options: dict, agents: dict, games_per_pair: int, seed: int) -> list[tuple]:
+    """``(key, task)`` for every game of the round robin in canonical order; ``key`` is
+    ``(game, pair index, index)``. Within a pair, ``player_0`` is the agent whose name sorts first
+    and the first side alternates, so a pair's games do not depend on the order of ``agents``."""
+    names = list(agents)
+    tasks = []
+    for game, options in game_options.items():
+        for pair_index, pair in enumerate(itertools.combinations(names, 2)):
+            players = tuple(sorted(pair))
+            for index in range(games_per_pair):
+                task = GameTask(game, tuple(sorted(options.items())),
+                                (agents[players[0]], agents[players[1]]), bool(index % 2),
+                                game_seed(seed, game, players, index))
+                tasks.append(((game, pair_index, index), task))
+    return tasks
+
+
+@lru_cache(maxsize=None)
+def _game(name: str, options: tuple):
+    return make_game(name, **dict(options))  # games are immutable: one per process is enough
+
+
+def play_task(task: GameTask) -> dict:
+    """Play one task (in a worker or in-process); fresh agents each game, so nothing carries over
+    from the games a worker happened to play before."""
+    agents = tuple(make_agent(spec, task.seed * 2 + k) for k, spec in enumerate(task.players))
+    result = play_game(_game(task.game, task.options), agents, swap_sides=task.swap, seed=task.seed)
+    return {"winner": result.winner, "first": result.first, "moves": result.moves,
+            "truncated": result.truncated,
+            "scores": None if result.scores is None else [float(s) for s in result.scores],
+            "record": result.record}
+
+
+def _play_all(tasks: list, workers: int, progress: bool) -> list[dict]:
+    """Outcomes in the order of ``tasks``, whatever order the workers finish in."""
+    bar = _progress_bar(len(tasks), progress)
+    outcomes = [None] * len(tasks)
+    try:
+        if workers <= 1:
+            for k, (_, task) in enumerate(tasks):
+                outcomes[k] = play_task(task)
+                bar.update()
+        else:
+            with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+                futures = {pool.submit(play_task, task): k for k, (_, task) in enumerate(tasks)}
+                try:
+                    for future in as_completed(futures):
+                        outcomes[futures[future]] = future.result()
+                        bar.update()
+                except BaseException:
+                    pool.shutdown(wait=True, cancel_futures=True)
+                    raise
+    finally:
+        bar.close()
+    return outcomes
+
+
+class _NoBar:
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress_bar(total: int, enabled: bool):
+    if not enabled:
+        return _NoBar()
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return _NoBar()
+    return tqdm(total=total, unit="game", file=sys.stderr, dynamic_ncols=True)
+
+
+# --- the round robin --------------------------------------------------------------------------
+
+def run_arena(games, agents, games_per_pair: int = 20, seed: int = 0, workers: int | None = None,
+              options: dict | None = None, out=None, plot: bool = True, progress: bool = False,
+              prior_draws: float = 1.0) -> dict:
+    """Play the round robin and return the results (the content of ``results.json``, plus
+    ``"records"``: every game's record text, aligned with ``"games"``).
+
+    ``games`` and ``agents`` are lists (or comma-separated strings); an agent is a
+    :func:`~agents.registry.make_agent` spec or a picklable :class:`~agents.base.Agent` (named by
+    its ``name``). ``options`` maps a game to its options. With ``out`` the files are written there.
+    Bad input raises :class:`ArenaConfigError` before anything is played or written."""
+    game_options = _check_games(games, options)
+    agent_specs = _check_agents(agents)
+    games_per_pair = _check_count(games_per_pair)
+    workers = (os.cpu_count() or 1) if workers is None else int(workers)
+    if workers < 1:
+        raise ArenaConfigError(f"workers must be at least 1, not {workers}")
+
+    tasks = build_tasks(game_options, agent_specs, games_per_pair, seed)
+    outcomes = _play_all(tasks, min(workers, len(tasks)), progress)
+    results = summarise(game_options, list(agent_specs), games_per_pair, seed, tasks, outcomes,
+                        prior_draws)
+    if out is not None:
+        write_outputs(Path(out), results, plot)
+    return results
+
+
+def summarise(game_options, names, games_per_pair, seed, tasks, outcomes, prior_draws=1.0) -> dict:
+    """Game rows, pair tables, ratings and first-side figures from the outcomes (in task order)."""
+    rows, records = [], []
+    width = max(3, len(str(games_per_pair - 1)))
+    for (key, task), outcome in zip(tasks, outcomes):
+        game, pair_index, index = key
+        player_names = [agent_name(spec) for spec in task.players]
+        first_player = outcome["first"]
+        winner = outcome["winner"]
+        record_file = (f"{game}-p{pair_index:02d}-{_safe(player_names[0])}-vs-{_safe(player_names[1])}"
+                       f"-{index:0{width}d}.txt")
+        rows.append({
+            "game": game, "pair": pair_index, "index": index,
+            "first": player_names[first_player], "second": player_names[1 - first_player],
+            "winner": None if winner < 0 else player_names[winner],
+            "first_score": 0.5 if winner < 0 else float(winner == first_player),
+            "moves": outcome["moves"], "truncated": outcome["truncated"], "scores": outcome["scores"],
+            "seed": task.seed, "record": f"records/{record_file}",
+        })
+        comments = [f"# player_0: {player_names[0]}", f"# player_1: {player_names[1]}",
+                    f"# arena seed {seed}, game seed {task.seed}"]
+        head, _, rest = outcome["record"].partition("\n")
+        records.append("\n".join([head, *comments, rest]))
+
+    per_game = {game: _game_summary(names, [r for r in rows if r["game"] == game], prior_draws)
+                for game in game_options}
+    pooled = bradley_terry(names, [(names.index(r["first"]), names.index(r["second"]), r["first_score"],
+                                    r["game"]) for r in rows],
+                           first_side_advantage=True, prior_draws=prior_draws)
+    return {
+        "config": {"games": list(game_options), "options": game_options, "agents": names,
+                   "games_per_pair": games_per_pair, "seed": seed, "prior_draws": prior_draws},
+        "pairs": {game: summary["pairs"] for game, summary in per_game.items()},
+        "ratings": {**{game: summary["ratings"] for game, summary in per_game.items()},
+                    OVERALL: _ratings_table(names, rows, pooled)},
+        "first_side": {game: summary["first_side"] for game, summary in per_game.items()},
+        "games": rows,
+        "records": records,
+    }
+
+
+def _game_summary(names, rows, prior_draws) -> dict:
+    pairs = []
+    for a, b in itertools.combinations(names, 2):
+        games = [r for r in rows if {r["first"], r["second"]} == {a, b}]
+        by_side = {f"{a} first": _wdl(a, [r for r in games if r["first"] == a]),
+                   f"{b} first": _wdl(a, [r for r in games if r["first"] == b])}
+        total = _wdl(a, games)
+        pairs.append({"agents": [a, b], **total,
+                      "score_a": score_rate(total["wins"] + total["draws"] / 2, len(games)),
+                      "by_side": by_side})
+    ratings = bradley_terry(names, [(names.index(r["first"]), names.index(r["second"]), r["first_score"])
+                                    for r in rows], first_side_advantage=True, prior_draws=prior_draws)
+    first_score = sum(r["first_score"] for r in rows)
+    return {"pairs": pairs, "ratings": _ratings_table(names, rows, ratings),
+            "first_side": {**score_rate(first_score, len(rows)),
+                           "advantage_elo": ratings.first_side[None].to_dict()}}
+
+
+def _wdl(agent: str, rows) -> dict:
+    """Wins, draws and losses of ``agent`` in ``rows``."""
+    wins = sum(r["winner"] == agent for r in rows)
+    draws = sum(r["winner"] is None for r in rows)
+    return {"games": len(rows), "wins": wins, "draws": draws, "losses": len(rows) - wins - draws}
+
+
+def _ratings_table(names, rows, ratings) -> dict:
+    table = ratings.to_dict()
+    for name in names:
+        mine = [r for r in rows if name in (r["first"], r["second"])]
+        score = sum(r["first_score"] if r["first"] == name else 1 - r["first_score"] for r in mine)
+        table["agents"][name]["score"] = score_rate(score, len(mine))
+    return table
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._=-]+", "-", name).strip("-") or "agent"
+
+
+# --- output ---------------------------------------------------------------------------------------
+
+def write_outputs(out: Path, results: dict, plot: bool = True) -> None:
+    """``results.json``, ``games.csv``, ``ratings.csv``, ``records/`` and (``plot``) ``ratings.png``."""
+    records_dir = out / "records"
+    records_dir.mkdir(parents=True, exist_ok=True)
+    for stale in records_dir.glob("*.txt"):  # a previous run's records would mix with these
+        stale.unlink()
+    for row, text in zip(results["games"], results["records"]):
+        (out / row["record"]).write_text(text)
+    saved = {key: value for key, value in results.items() if key != "records"}
+    (out / "results.json").write_text(json.dumps(saved, indent=1) + "\n")
+
+    with open(out / "games.csv", "w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["game", "first", "second", "winner", "moves", "truncated", "seed", "index",
+                         "record"])
+        for r in results["games"]:
+            writer.writerow([r["game"], r["first"], r["second"], r["winner"] or "draw", r["moves"],
+                             int(r["truncated"]), r["seed"], r["index"], r["record"]])
+
+    with open(out / "ratings.csv", "w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["game", "agent", "elo", "se", "low", "high", "games", "score", "score_low",
+                         "score_high"])
+        for game, table in results["ratings"].items():
+            for agent, est in table["agents"].items():
+                score = est["score"]
+                writer.writerow([game, agent, *(f"{est[k]:.2f}" for k in ("value", "se", "low", "high")),
+                                 score["games"], *(f"{score[k]:.4f}" for k in ("rate", "low", "high"))])
+    if plot:
+        plot_ratings(results, out / "ratings.png")
+
+
+def plot_ratings(results: dict, path) -> None:
+    """Ratings with 95% error bars: one group per game, then all games pooled."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    groups = list(results["ratings"])
+    names = results["config"]["agents"]
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.6 * len(groups) * max(1, len(names)) / 3), 4.5))
+    spread = 0.8 / len(names)
+    for k, name in enumerate(names):
+        xs = [g + (k - (len(names) - 1) / 2) * spread for g in range(len(groups))]
+        est = [results["ratings"][group]["agents"][name] for group in groups]
+        ax.errorbar(xs, [e["value"] for e in est], yerr=[[e["value"] - e["low"] for e in est],
+                                                         [e["high"] - e["value"] for e in est]],
+                    fmt="o", capsize=3, label=name)
+    ax.axhline(0, color="grey", linewidth=0.8)
+    ax.set_xticks(range(len(groups)), groups)
+    ax.set_ylabel("Elo (mean 0), 95% interval")
+    ax.set_title(f"Bradley-Terry ratings, {results['config']['games_per_pair']} games per pair per game")
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def format_tables(results: dict) -> str:
+    """The readable summary printed by the CLI."""
+    lines = []
+    for game in results["config"]["games"]:
+        opts = ", ".join(f"{k}={v}" for k, v in results["config"]["options"][game].items())
+        lines += ["", f"== {game} ({opts}) =="]
+        lines.append(f"{'pair (W-D-L of the first named)':<34} {'W-D-L':>8}  {'score [95%]':<21}  "
+                     f"{'it first':>8}  {'it second':>9}")
+        for pair in results["pairs"][game]:
+            a, b = pair["agents"]
+            s = pair["score_a"]
+            lines.append(f"{a + ' vs ' + b:<34} {_wdl_text(pair):>8}  "
+                         f"{s['rate']:.3f} [{s['low']:.3f}, {s['high']:.3f}]  "
+                         f"{_wdl_text(pair['by_side'][f'{a} first']):>8}  "
+                         f"{_wdl_text(pair['by_side'][f'{b} first']):>9}")
+        lines += _ratings_lines(results["ratings"][game])
+        side = results["first_side"][game]
+        adv = side["advantage_elo"]
+        lines.append(f"first side: score {side['rate']:.3f} [{side['low']:.3f}, {side['high']:.3f}] "
+                     f"over {side['games']} games; advantage {adv['value']:+.0f} Elo "
+                     f"[{adv['low']:+.0f}, {adv['high']:+.0f}]")
+    lines += ["", "== all games pooled (one first-side term per game) =="]
+    lines += _ratings_lines(results["ratings"][OVERALL])
+    return "\n".join(lines).lstrip("\n")
+
+
+def _wdl_text(counts: dict) -> str:
+    return f"{counts['wins']}-{counts['draws']}-{counts['losses']}"
+
+
+def _ratings_lines(table: dict) -> list[str]:
+    lines = [f"{'agent':<20} {'Elo':>7} {'95% interval':>18}  {'score':>6}  games"]
+    ordered = sorted(table["agents"].items(), key=lambda item: -item[1]["value"])
+    for name, est in ordered:
+        lines.append(f"{name:<20} {est['value']:>+7.0f} [{est['low']:>+6.0f}, {est['high']:>+6.0f}]  "
+                     f"{est['score']['rate']:>6.3f}  {est['score']['games']}")
+    return lines
+
+
+# --- command line ---------------------------------------------------------------------------------
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="territory-arena", description="Round robin between agents, with win rates and Elo ratings.")
+    parser.add_argument("--games", default=",".join(game_names()),
+                        help="comma-separated games (default: all)")
+    parser.add_argument("--agents", default="random,greedy",
+                        help="comma-separated agent specs: random, greedy, mcts:<playouts>[:c=<C>], "
+                             "mcts:t=<seconds> (default: random,greedy)")
+    parser.add_argument("--games-per-pair", type=int, default=20,
+                        help="games per pair of agents per game, even (default 20)")
+    parser.add_argument("--seed", type=int, default=0, help="arena seed (default 0)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="processes; 1 plays in this process (default: the number of CPUs)")
+    parser.add_argument("--out", default="arena_results", help="output folder (default arena_results)")
+    parser.add_argument("--option", action="append", default=[], metavar="GAME.KEY=VALUE",
+                        help="a game option, e.g. lin.board_size=7 (repeatable)")
+    parser.add_argument("--no-plot", action="store_true", help="skip ratings.png")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar and no tables")
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # argparse's own errors (exit 2) and --help (exit 0)
+        return int(exit_.code or 0)
+    try:
+        options: dict = {}
+        for text in args.option:
+            game, key, value = parse_option(text)
+            options.setdefault(game, {})[key] = value
+        started = time.perf_counter()
+        results = run_arena(args.games, args.agents, games_per_pair=args.games_per_pair,
+                            seed=args.seed, workers=args.workers, options=options, out=args.out,
+                            plot=not args.no_plot, progress=not args.quiet)
+    except ArenaConfigError as err:
+        parser.print_usage(sys.stderr)
+        print(f"{parser.prog}: error: {err}", file=sys.stderr)
+        return 2
+    if not args.quiet:
+        print(format_tables(results))
+        print(f"\n{len(results['games'])} games in {time.perf_counter() - started:.1f} s; "
+              f"results in {args.out}/")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
