@@ -1,13 +1,15 @@
 """UCT Monte Carlo tree search with random playouts in compiled code.
 
-Each playout descends the tree by UCB1 (``Q + c * sqrt(ln N_parent / N_child)``), expands one
-untried action (one ``clone().apply()`` on the state API, no env copies), and finishes the game with
-``GameState.rollout``: uniformly random legal actions played by the game's numba kernel. The
-result (+1 win, -1 loss, 0 draw or ``max_moves``) is backed up to every node on the path, each
-counted for the player who chose the action leading to it, so turns where one player acts twice
-(double placements) and pie swaps need nothing special.
+Each playout descends the tree by UCB1 (``Q + c * sqrt(ln N_parent / N_child)``, with RAVE the
+blend described in :class:`MCTSAgent`), expands one new child (one ``clone().apply()`` on the state
+API, no env copies), and finishes the game with ``GameState.rollout``: uniformly random legal
+actions played by the game's numba kernel. The result (+1 win, -1 loss, 0 draw or ``max_moves``)
+is backed up along the path, counted at each node for the player to act there, so turns where one
+player acts twice (double placements) and pie swaps need nothing special.
 
-The move played is the most visited child of the root. The subtree under the actions played
+The move played is the most visited child of the root, or a move that wins at once (every root
+action is tried once before the search; inside the tree a child found to win at once is always
+chosen). The subtree under the actions played
 since the last search is kept for the next one (tree reuse), found through the state's history.
 """
 from __future__ import annotations
@@ -21,36 +23,47 @@ from .base import Agent
 
 
 class Node:
-    """A position in the tree: its state, who acted to reach it, and the statistics of its
-    children (arrays indexed like ``actions``)."""
+    """A position in the tree: its state and the statistics of its children (arrays indexed like
+    ``actions``; ``index`` maps an action to its child's position, -1 if illegal here)."""
 
-    __slots__ = ("state", "mover", "actions", "children", "visits", "value", "untried", "total")
+    __slots__ = ("state", "player", "actions", "index", "children", "visits", "value", "amaf_visits",
+                 "amaf_value", "jitter", "total", "winning")
 
-    def __init__(self, state, mover: int, rng: np.random.Generator):
+    def __init__(self, state, rng: np.random.Generator):
         self.state = state
-        self.mover = mover  # the player whose action led here (-1 at a fresh root)
+        self.player = state.current_player  # the player to act here
         self.actions = state.legal_actions()
+        self.index = np.full(state.game.num_actions, -1, dtype=np.int64)
+        self.index[self.actions] = np.arange(len(self.actions))
         self.children: list[Node | None] = [None] * len(self.actions)
         self.visits = np.zeros(len(self.actions))
         self.value = np.zeros(len(self.actions))  # summed results for the player to act here
-        self.untried = list(rng.permutation(len(self.actions)))  # expanded in a random order
+        self.amaf_visits = np.zeros(len(self.actions))
+        self.amaf_value = np.zeros(len(self.actions))
+        self.jitter = rng.random(len(self.actions)) * 1e-6  # random tie-breaks
         self.total = 0
+        self.winning = -1  # a child that ends the game won for the player to act, once found
 
     def child_for(self, action: int):
-        hits = np.flatnonzero(self.actions == action)
-        return self.children[hits[0]] if len(hits) else None
+        k = self.index[action] if 0 <= action < len(self.index) else -1
+        return self.children[k] if k >= 0 else None
 
 
 class MCTSAgent(Agent):
-    """UCT with compiled random playouts.
+    """UCT with compiled random playouts, by default with RAVE.
 
     ``playouts``: simulations per move (or ``None`` with ``time_budget`` seconds per move);
-    ``exploration``: the UCB1 constant ``c``; ``reuse_tree``: keep the subtree between moves.
+    ``exploration``: the UCB constant ``c`` (default 1.4 for plain UCT, 0.3 with RAVE);
+    ``rave``: blend each child's value with its all-moves-as-first value from the playouts
+    (Gelly and Silver's schedule ``beta = sqrt(k / (3 n + k))``, ``k = rave_k``), which gives every
+    playout's information to every move it contains and matters most at small playout counts;
+    ``reuse_tree``: keep the subtree between moves.
     """
 
     name = "mcts"
 
-    def __init__(self, playouts: int | None = 256, exploration: float = 1.4, time_budget: float | None = None,
+    def __init__(self, playouts: int | None = 256, exploration: float | None = None,
+                 time_budget: float | None = None, rave: bool = True, rave_k: float = 300.0,
                  reuse_tree: bool = True, seed: int | None = None):
         super().__init__(seed)
         if playouts is None and time_budget is None:
@@ -59,14 +72,21 @@ class MCTSAgent(Agent):
             raise ValueError(f"MCTSAgent: playouts={playouts!r} must be a positive integer")
         if time_budget is not None and not time_budget > 0:
             raise ValueError(f"MCTSAgent: time_budget={time_budget!r} must be a positive number of seconds")
+        if exploration is None:
+            exploration = 0.3 if rave else 1.4
         if not exploration >= 0:
             raise ValueError(f"MCTSAgent: exploration={exploration!r} must be >= 0")
+        if not rave_k > 0:
+            raise ValueError(f"MCTSAgent: rave_k={rave_k!r} must be > 0")
         self.playouts = None if playouts is None else int(playouts)
         self.time_budget = time_budget
         self.exploration = float(exploration)
+        self.rave = bool(rave)
+        self.rave_k = float(rave_k)
         self.reuse_tree = reuse_tree
         self.root: Node | None = None
         self.last_search: dict = {}
+        self._trace = np.zeros((2, 0), dtype=np.int32)
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -78,10 +98,14 @@ class MCTSAgent(Agent):
             raise ValueError("mcts: the game is over")
         root = self._reused_root(state) if self.reuse_tree else None
         if root is None:
-            root = Node(state.clone(), -1, self.rng)
+            root = Node(state.clone(), self.rng)
+        if self.rave and self._trace.shape[1] < state.game.max_moves:
+            self._trace = np.zeros((2, state.game.max_moves), dtype=np.int32)
         reused = root.total
         if len(root.actions) == 1:
             choice = int(root.actions[0])
+        elif self._find_win_in_one(root):
+            choice = int(root.actions[root.winning])
         else:
             start = time.perf_counter()
             done = 0
@@ -99,36 +123,76 @@ class MCTSAgent(Agent):
     def _playout(self, root: Node) -> None:
         node = root
         path = []  # (node, child index)
+        played = 0  # playout actions in self._trace
         while True:
             state = node.state
             if state.terminal or len(node.actions) == 0:
                 result = _result(state)
                 break
-            if node.untried:
-                k = node.untried.pop()
-                child_state = state.clone().apply(int(node.actions[k]))
-                child = Node(child_state, state.current_player, self.rng)
-                node.children[k] = child
-                path.append((node, k))
-                if child_state.terminal:
-                    result = _result(child_state)
-                else:
-                    result = child_state.rollout(int(self.rng.integers(1 << 31)))
-                break
             k = self._select(node)
             path.append((node, k))
-            node = node.children[k]
+            child = node.children[k]
+            if child is None:  # expand, then finish the game at random
+                child_state = state.clone().apply(int(node.actions[k]))
+                node.children[k] = Node(child_state, self.rng)
+                if _result(child_state) == node.player:
+                    node.winning = k
+                seed = int(self.rng.integers(1 << 31))
+                result, played = child_state.rollout_with_length(seed, self._trace if self.rave else None)
+                break
+            node = child
         for parent, k in path:
-            player = parent.state.current_player
             parent.visits[k] += 1
             parent.total += 1
             if result >= 0:
-                parent.value[k] += 1.0 if result == player else -1.0
+                parent.value[k] += 1.0 if result == parent.player else -1.0
+        if self.rave:
+            self._update_amaf(path, result, played)
+
+    def _update_amaf(self, path, result: int, played: int) -> None:
+        """All-moves-as-first: every action a node's player played later in this simulation (in
+        the tree below it or in the playout) counts as if played at that node."""
+        trace = self._trace[:, :played]
+        by_player = [trace[0, trace[1] == p] for p in (0, 1)]
+        tree_actions = np.array([node.actions[k] for node, k in path], dtype=np.int64)
+        tree_players = np.array([node.player for node, _ in path])
+        for depth, (node, _) in enumerate(path):
+            p = node.player
+            later = tree_actions[depth:][tree_players[depth:] == p]
+            children = node.index[np.concatenate((later, by_player[p]))]
+            children = children[children >= 0]
+            node.amaf_visits[children] += 1  # fancy-index += counts each child once
+            if result >= 0:
+                node.amaf_value[children] += 1.0 if result == p else -1.0
+
+    def _find_win_in_one(self, root: Node) -> bool:
+        """Look at every action of the root once: one that wins the game at once is played
+        without a search (random playouts can miss a rarely played decisive move)."""
+        if root.winning >= 0:
+            return True
+        for k, action in enumerate(root.actions):
+            if root.children[k] is None:
+                child_state = root.state.clone().apply(int(action))
+                if _result(child_state) == root.player:
+                    root.children[k] = Node(child_state, self.rng)
+                    root.winning = k
+                    return True
+        return False
 
     def _select(self, node: Node) -> int:
+        if node.winning >= 0:
+            return node.winning  # a sure win: the player to act takes it
         visits = node.visits
-        ucb = node.value / visits + self.exploration * np.sqrt(math.log(node.total) / visits)
-        return int(np.argmax(ucb))
+        seen = np.maximum(visits, 1)
+        q = node.value / seen
+        explore = self.exploration * np.sqrt(math.log(node.total + 1) / seen)
+        if self.rave:
+            amaf_q = node.amaf_value / np.maximum(node.amaf_visits, 1)
+            beta = np.sqrt(self.rave_k / (3 * visits + self.rave_k))
+            score = (1 - beta) * q + beta * amaf_q + explore
+        else:
+            score = np.where(visits > 0, q + explore, np.inf)  # every child once, in random order
+        return int(np.argmax(score + node.jitter))
 
     def _reused_root(self, state):
         """The node of the previous tree that holds ``state``, or None."""
@@ -147,7 +211,6 @@ class MCTSAgent(Agent):
         if node.state.move_number != state.move_number or node.state.flip != state.flip \
                 or not np.array_equal(node.state.board, state.board):
             return None
-        node.mover = -1
         return node
 
 

@@ -21,9 +21,11 @@ def states_along_random_games(game, rng, games=4, every=7):
 
 
 def replay(state, trace, moves):
-    """Apply the playout's actions through the state API (raising on an illegal one)."""
+    """Apply the playout's actions through the state API (raising on an illegal one), checking
+    the player the trace names for each."""
     copy = state.clone()
-    for action in trace[:moves]:
+    for action, player in trace[:, :moves].T:
+        assert player == copy.current_player
         copy.apply(int(action))
     return copy
 
@@ -33,7 +35,7 @@ def test_playouts_replay_legally_to_the_same_end(name):
     rng = np.random.default_rng(11)
     for options in OPTION_SETS[name]:
         game = make_game(name, **options)
-        trace = np.full(game.max_moves + 1, -1, dtype=np.int32)
+        trace = np.full((2, game.max_moves + 1), -1, dtype=np.int32)
         checked = 0
         for state in states_along_random_games(game, rng):
             before = state.to_json()
@@ -53,8 +55,8 @@ def test_playouts_replay_legally_to_the_same_end(name):
 def test_playouts_follow_their_seed(name):
     game = make_game(name, **OPTION_SETS[name][1])
     state = game.new_state()
-    a = np.zeros(game.max_moves, np.int32)
-    b = np.zeros(game.max_moves, np.int32)
+    a = np.zeros((2, game.max_moves), np.int32)
+    b = np.zeros((2, game.max_moves), np.int32)
     results = {state.rollout_with_length(seed, a)[0] for seed in range(40)}
     a[:] = 0
     assert state.rollout_with_length(5, a) == state.rollout_with_length(5, b) and np.array_equal(a, b)
@@ -77,12 +79,12 @@ def test_first_playout_action_is_uniform_over_the_legal_actions(name, options, m
     legal = state.legal_actions()
     if name == "linage":  # playouts pass only when no placement is legal
         legal = legal[legal < game.num_cells]
-    trace = np.zeros(game.max_moves, np.int32)
+    trace = np.zeros((2, game.max_moves), np.int32)
     draws = 300 * len(legal)
     counts = np.zeros(game.num_actions)
     for seed in range(draws):
         state.rollout_with_length(seed, trace)
-        counts[trace[0]] += 1
+        counts[trace[0, 0]] += 1
     assert set(np.flatnonzero(counts)) == set(legal)
     # chi-square against uniform, far from the 0.1% tail for these degrees of freedom
     expected = draws / len(legal)

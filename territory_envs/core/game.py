@@ -23,7 +23,7 @@ from .geometry import Geometry
 from .options import check_known, check_max_moves
 
 
-_NO_TRACE = np.empty(0, dtype=np.int32)  # rollouts record no actions
+_NO_TRACE = np.empty((2, 0), dtype=np.int32)  # rollouts record no actions
 
 
 class IllegalActionError(ValueError):
@@ -241,8 +241,9 @@ class GameState(ABC):
         return self.rollout_with_length(seed)[0]
 
     def rollout_with_length(self, seed: int, trace: np.ndarray | None = None) -> tuple[int, int]:
-        """:meth:`rollout` and the number of actions it played; with ``trace`` (int32, long enough)
-        the actions are written into it too, so a test can replay them through :meth:`apply`."""
+        """:meth:`rollout` and the number of actions it played. With ``trace`` (int32, shape (2, L))
+        the first L actions go into ``trace[0]`` and the players who played them into ``trace[1]``
+        (for RAVE statistics, and so a test can replay them through :meth:`apply`)."""
         if self.terminal:
             return (self.winner ^ self.flip if self.winner >= 0 else -1), 0
         moves_left = self.game.max_moves - self.move_number

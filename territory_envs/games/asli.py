@@ -825,8 +825,9 @@ def asli_rollout(board, mask, owner, danger, s, seen, moves_left, keys, side_key
                 if rejected == ROLLOUT_REJECTIONS:
                     break
         if chosen >= 0:
-            if move < trace.shape[0]:
-                trace[move] = chosen
+            if move < trace.shape[1]:
+                trace[0, move] = chosen
+                trace[1, move] = side ^ s[FLIP]
             placement = chosen < n
             if placement:
                 board[:] = trial
@@ -847,8 +848,9 @@ def asli_rollout(board, mask, owner, danger, s, seen, moves_left, keys, side_key
         action = random_set_index(mask, n + 1)
         if action < 0:
             return (1 - side) ^ s[FLIP], move  # no legal action: the side to move loses
-        if move < trace.shape[0]:
-            trace[move] = action
+        if move < trace.shape[1]:
+            trace[0, move] = action
+            trace[1, move] = side ^ s[FLIP]
         act(board, mask, owner, danger, s, table, action, keys, side_key, on_board, neighbours, degree)
         mask_fresh = True
         if s[TERMINAL]:

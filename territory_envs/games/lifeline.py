@@ -546,8 +546,9 @@ def lifeline_rollout(board, mask, alive_cell, links, s, moves_left, pie, on_boar
         action = random_set_index(mask, mask.shape[0])
         if action < 0:  # cannot happen after act (it ends such games), but be safe
             return (1 - s[TO_MOVE]) ^ s[FLIP], move
-        if move < trace.shape[0]:
-            trace[move] = action
+        if move < trace.shape[1]:
+            trace[0, move] = action
+            trace[1, move] = s[TO_MOVE] ^ s[FLIP]
         act(board, mask, alive_cell, links, s, action, pie, on_board, neighbours, degree)
         if s[TERMINAL]:
             return (s[WINNER] ^ s[FLIP] if s[WINNER] >= 0 else -1), move + 1

@@ -192,6 +192,8 @@ class LinState(GameState):
         winner, moves = lin_rollout(self.board, self.alive, self.mask, self.to_move, moves_left, g.height, g.width,
                                     self.game.options["line_length"], g.neighbours, g.degree,
                                     self.game.options["komi"], seed, trace)
+        if self.flip:
+            trace[1, :moves] ^= 1  # sides to players
         return (winner ^ self.flip if winner >= 0 else -1), moves
 
     def overlays(self):
@@ -253,7 +255,7 @@ def lin_rollout(board, alive, mask, side, moves_left, height, width, line_length
                 seed, trace):
     """Uniformly random legal placements from this position (copied, not changed) to the end, at
     most ``moves_left`` of them. Returns ``(winner side or -1 for a draw or the bound, moves)``; the
-    actions go into ``trace`` as far as it reaches (an empty one for none)."""
+    actions and the sides that played them go into ``trace`` (2, L) as far as it reaches."""
     np.random.seed(seed)
     board = board.copy()
     alive = alive.copy()
@@ -263,8 +265,9 @@ def lin_rollout(board, alive, mask, side, moves_left, height, width, line_length
         cell = random_set_index(mask, n)
         if cell < 0:
             return 1 - side, move  # no legal action: the side to move loses
-        if move < trace.shape[0]:
-            trace[move] = cell
+        if move < trace.shape[1]:
+            trace[0, move] = cell
+            trace[1, move] = side
         _, contested = place_lin(board, side, cell, height, width, line_length, neighbours, degree, alive, mask)
         side = 1 - side
         if contested == 0:

@@ -263,6 +263,8 @@ class LinageState(GameState):
         winner, moves = linage_rollout(self.board, self.mask, self.passes, self.free_regions, *self.points,
                                        self.to_move, moves_left, g.height, g.width, self.game.options["line_length"], g.neighbours, g.degree,
                                        self.game.options["komi"], seed, trace)
+        if self.flip:
+            trace[1, :moves] ^= 1  # sides to players
         return (winner ^ self.flip if winner >= 0 else -1), moves
 
     def observation(self, player: int) -> np.ndarray:
@@ -360,8 +362,10 @@ def linage_rollout(board, mask, passes, free, vertical, horizontal, side, moves_
     on_v = np.zeros(n, dtype=np.bool_)
     for move in range(moves_left):
         cell = random_set_index(legal, n)
-        if move < trace.shape[0]:
-            trace[move] = n if cell < 0 else cell
+        if move < trace.shape[1]:
+            trace[0, move] = n if cell < 0 else cell
+            trace[1, move] = side
+        side = 1 - side
         if cell < 0:
             passes += 1
         else:
