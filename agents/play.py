@@ -314,7 +314,8 @@ def _line_reader(stdin, out):
     editing); other input is echoed after the prompt so a transcript reads like a session."""
     if stdin is None and out is sys.stdout and sys.stdin.isatty() and sys.stdout.isatty():
         try:
-            import readline  # noqa: F401  (line editing for input())
+            import readline  # line editing for input()
+            readline.parse_and_bind("set editing-mode emacs")
         except ImportError:
             pass
 

@@ -4,7 +4,6 @@ import pytest
 
 from agents import (Agent, CallableAgent, GreedyAgent, MCTSAgent, RandomAgent, as_agent, make_agent,
                     play_game)
-from agents.greedy import evaluate
 from territory_envs import IllegalActionError, make, make_game, read_record
 
 SMALL = {"lin": {"board_size": 5, "line_length": 4}, "linage": {"board_size": 5, "line_length": 3},

@@ -444,7 +444,7 @@ def asli_planes(board, owner, danger, mask, observer, legal_for_observer, own_pr
 TO_MOVE, FLIP, PRISON_BLACK, PRISON_WHITE, PENDING, PENDING_MINIMAL, FIRST_BLACK, FIRST_WHITE, \
     LAST_MINIMAL, TERMINAL, WINNER, SIMULATED, SEEN_COUNT = range(13)
 NUM_SCALARS = 13
-ROLLOUT_REJECTIONS = 5  # illegal candidates a playout turn tries before it asks the exact mask
+ROLLOUT_TESTS = 6  # candidates a playout turn tests before it asks the exact mask
 
 
 @njit(cache=True)
@@ -774,10 +774,10 @@ def asli_rollout(board, mask, owner, danger, s, seen, moves_left, keys, side_key
     changed) to the end, at most ``moves_left``; repetitions draw as in the game. Returns
     ``(winner player or -1, actions)``.
 
-    Single-stone turns skip the whole mask: draw a uniform candidate (an empty point or the
-    removal), test that one exactly, accept the first legal one. That is uniform over the legal
-    actions; after ``REJECTIONS`` illegal candidates the exact mask decides (uniform as well, and
-    it finds the positions where the side to move has no legal action and loses). Double first
+    Single-stone turns skip the whole mask: test the candidates (the empty points and the
+    removal) one by one in a random order and play the first legal one, which is uniform over the
+    legal actions. After ``ROLLOUT_TESTS`` illegal candidates the exact mask decides (uniform
+    as well); a side whose every candidate failed has no legal action and loses. Double first
     turns go through ``act`` and the exact mask."""
     np.random.seed(seed)
     board = board.copy()
@@ -796,23 +796,31 @@ def asli_rollout(board, mask, owner, danger, s, seen, moves_left, keys, side_key
     trial = np.empty_like(board)
     flood_seen = np.zeros(n, dtype=np.bool_)
     flood_queue = np.empty(n, dtype=np.int32)
+    candidates = np.empty(n + 1, dtype=np.int32)
     mask_fresh = True  # ``mask`` belongs to the current position
     for move in range(moves_left):
         side = s[TO_MOVE]
         chosen = -1
         if s[FIRST_BLACK + side] == 1:
-            removal = s[PRISON_BLACK + 1 - side] > 0
             ban = s[LAST_MINIMAL] == 1
-            rejected = 0
-            for _ in range(16 * n):  # empty points are found well before this in any real position
-                r = np.random.randint(n + 1)
+            count = 0
+            for i in range(n):
+                if board[i] == EMPTY:
+                    candidates[count] = i
+                    count += 1
+            if s[PRISON_BLACK + 1 - side] > 0:
+                candidates[count] = n  # the prison removal, always legal when available
+                count += 1
+            tested = 0
+            while tested < count and tested < ROLLOUT_TESTS:
+                j = tested + np.random.randint(count - tested)  # a random order, drawn lazily
+                r = candidates[j]
+                candidates[j] = candidates[tested]
+                candidates[tested] = r
+                tested += 1
                 if r == n:
-                    if removal:
-                        chosen = n
-                        break
-                    continue
-                if board[r] != EMPTY:
-                    continue
+                    chosen = n
+                    break
                 trial[:] = board
                 groups, stones, alive = place_and_capture(trial, side, r, on_board, neighbours, degree)
                 # minimal incursion: one group captured by a stone in enemy territory (judged before it)
@@ -821,9 +829,8 @@ def asli_rollout(board, mask, owner, danger, s, seen, moves_left, keys, side_key
                 if alive and not (ban and minimal):
                     chosen = r
                     break
-                rejected += 1
-                if rejected == ROLLOUT_REJECTIONS:
-                    break
+            if chosen < 0 and tested == count:  # every candidate tried: no legal action, a loss
+                return (1 - side) ^ s[FLIP], move
         if chosen >= 0:
             if move < trace.shape[1]:
                 trace[0, move] = chosen
