@@ -90,3 +90,19 @@ def test_first_playout_action_is_uniform_over_the_legal_actions(name, options, m
     expected = draws / len(legal)
     chi2 = ((counts[legal] - expected) ** 2 / expected).sum()
     assert chi2 < len(legal) + 6 * np.sqrt(2 * len(legal)) + 10
+
+
+def test_asli_playout_of_a_side_without_stones_takes_a_prisoner_out():
+    """White has no stone on the board: any stone would be a lone group, dead, so its only legal
+    action is to take a black prisoner out; with none left it has no legal action and loses."""
+    from .test_agents import asli_capture_position
+    state = asli_capture_position()
+    data = state.to_dict()
+    data["prison"] = [2, 0]
+    state = state.game.state_from_dict(data).apply(state.game.notation_to_action("d3"))
+    assert not state.terminal and state.legal_actions().tolist() == [state.game.num_cells]
+    trace = np.zeros((2, state.game.max_moves), np.int32)
+    for seed in range(20):
+        winner, moves = state.rollout_with_length(seed, trace)
+        assert trace[0, 0] == state.game.num_cells and trace[1, 0] == 1
+        replay(state, trace, moves)

@@ -777,8 +777,9 @@ def asli_rollout(board, mask, owner, danger, s, seen, moves_left, keys, side_key
     Single-stone turns skip the whole mask: test the candidates (the empty points and the
     removal) one by one in a random order and play the first legal one, which is uniform over the
     legal actions. After ``ROLLOUT_TESTS`` illegal candidates the exact mask decides (uniform
-    as well); a side whose every candidate failed has no legal action and loses. Double first
-    turns go through ``act`` and the exact mask."""
+    as well); a side whose every candidate failed has no legal action and loses. A side whose
+    last mask showed under a quarter of its candidates legal asks the mask directly until a mask
+    shows more. Double first turns go through ``act`` and the exact mask."""
     np.random.seed(seed)
     board = board.copy()
     mask = mask.copy()
@@ -797,17 +798,22 @@ def asli_rollout(board, mask, owner, danger, s, seen, moves_left, keys, side_key
     flood_seen = np.zeros(n, dtype=np.bool_)
     flood_queue = np.empty(n, dtype=np.int32)
     candidates = np.empty(n + 1, dtype=np.int32)
+    mask_first = np.zeros(2, dtype=np.bool_)  # per side: skip the candidate tests, ask the mask
     mask_fresh = True  # ``mask`` belongs to the current position
     for move in range(moves_left):
         side = s[TO_MOVE]
         chosen = -1
-        if s[FIRST_BLACK + side] == 1:
+        if s[FIRST_BLACK + side] == 1 and not mask_first[side]:
             ban = s[LAST_MINIMAL] == 1
             count = 0
+            own = 0
             for i in range(n):
                 if board[i] == EMPTY:
                     candidates[count] = i
                     count += 1
+                own += board[i] == side + 1
+            if own == 0:  # a stone would be a lone group, dead whatever it captures: no placement
+                count = 0
             if s[PRISON_BLACK + 1 - side] > 0:
                 candidates[count] = n  # the prison removal, always legal when available
                 count += 1
@@ -852,6 +858,15 @@ def asli_rollout(board, mask, owner, danger, s, seen, moves_left, keys, side_key
             continue
         if not mask_fresh:
             compute_mask(board, mask, owner, danger, s, on_board, neighbours, degree)
+        if s[FIRST_BLACK + side] == 1:
+            # few legal actions among many candidates (a side pinned to its prison removals, say):
+            # go to the mask directly on this side's next turns, until the mask shows otherwise
+            legal = 0
+            candidates_now = mask[n]
+            for i in range(n):
+                legal += mask[i]
+                candidates_now += board[i] == EMPTY
+            mask_first[side] = 4 * legal < candidates_now
         action = random_set_index(mask, n + 1)
         if action < 0:
             return (1 - side) ^ s[FLIP], move  # no legal action: the side to move loses
