@@ -53,7 +53,8 @@ class MCTSAgent(Agent):
     """UCT with compiled random playouts, by default with RAVE.
 
     ``playouts``: simulations per move (or ``None`` with ``time_budget`` seconds per move);
-    ``exploration``: the UCB constant ``c`` (default 1.4 for plain UCT, 0.3 with RAVE);
+    ``exploration``: the UCB constant ``c`` (default 1.4 for plain UCT; 0.1 with RAVE, whose
+    all-moves-as-first values already spread the search: 0.1 beat 0.3 in small arena runs);
     ``rave``: blend each child's value with its all-moves-as-first value from the playouts
     (Gelly and Silver's schedule ``beta = sqrt(k / (3 n + k))``, ``k = rave_k``), which gives every
     playout's information to every move it contains and matters most at small playout counts;
@@ -73,7 +74,7 @@ class MCTSAgent(Agent):
         if time_budget is not None and not time_budget > 0:
             raise ValueError(f"MCTSAgent: time_budget={time_budget!r} must be a positive number of seconds")
         if exploration is None:
-            exploration = 0.3 if rave else 1.4
+            exploration = 0.1 if rave else 1.4
         if not exploration >= 0:
             raise ValueError(f"MCTSAgent: exploration={exploration!r} must be >= 0")
         if not rave_k > 0:
