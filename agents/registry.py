@@ -9,6 +9,7 @@ spec                   agent
 ``mcts:256:c=0.8``     the same with exploration constant 0.8
 ``mcts:t=0.5``         MCTS with a time budget of 0.5 s per move instead of a playout count
 ``mcts:256:rave=0``    plain UCT, without RAVE
+``mcts:256:k=30``      RAVE with equivalence constant 30 (the default depends on the game)
 =====================  ==========================================================================
 """
 from __future__ import annotations
@@ -33,7 +34,7 @@ def make_agent(spec, seed: int | None = None) -> Agent:
         from .mcts import MCTSAgent
         agent = MCTSAgent(seed=seed, **_mcts_options(text, rest))
     else:
-        raise ValueError(f"agent {spec!r}: unknown; expected random, greedy, mcts:<playouts>[:c=<C>][:rave=0|1] "
+        raise ValueError(f"agent {spec!r}: unknown; expected random, greedy, mcts:<playouts>[:c=<C>][:rave=0|1][:k=<K>] "
                          f"or mcts:t=<seconds>")
     agent.name = text
     return agent
@@ -53,9 +54,11 @@ def _mcts_options(spec: str, rest: str) -> dict:
                 options["playouts"] = None
             elif key == "rave" and value in ("0", "1"):
                 options["rave"] = value == "1"
+            elif key == "k":
+                options["rave_k"] = float(value)
             else:
                 raise ValueError
         except ValueError:
             raise ValueError(f"agent {spec!r}: cannot read {part!r}; expected <playouts>, c=<C>, "
-                             f"rave=0|1 or t=<seconds>") from None
+                             f"rave=0|1, k=<K> or t=<seconds>") from None
     return options
