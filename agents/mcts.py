@@ -25,10 +25,6 @@ import numpy as np
 from .base import Agent
 
 
-# the RAVE equivalence constant per game (see MCTSAgent); games not listed use 300
-RAVE_K = {"lifeline": 30.0}
-
-
 class Node:
     """A position in the tree: its state and the statistics of its children (arrays indexed like
     ``actions``; ``index`` maps an action to its child's position, -1 if illegal here)."""
@@ -67,19 +63,16 @@ class MCTSAgent(Agent):
     all-moves-as-first values already spread the search: 0.1 beat 0.3 in small arena runs);
     ``rave``: blend each child's value with its all-moves-as-first value from the playouts
     (Gelly and Silver's schedule ``beta = sqrt(k / (3 n + k))``, ``k = rave_k``), which gives every
-    playout's information to every move it contains and matters most at small playout counts.
-    ``rave_k=None`` takes the game's value from ``RAVE_K``: 300, but 30 for Lifeline, where a
-    move's worth depends on when it is played (the last placement wins) and a strong
-    all-moves-as-first weight kept ``mcts:256`` level with ``mcts:64`` (12 of 24 games; 18 of 24
-    with 30), while Asli's ``mcts:64`` needs the strong weight to beat ``greedy`` (14 of 16 games
-    with 300, 9 of 16 with 30);
+    playout's information to every move it contains and matters most at small playout counts
+    (``rave_k`` 300: Asli's ``mcts:64`` beat ``greedy`` in 14 of 16 games with it, 9 of 16 with
+    30);
     ``reuse_tree``: keep the subtree between moves.
     """
 
     name = "mcts"
 
     def __init__(self, playouts: int | None = 256, exploration: float | None = None,
-                 time_budget: float | None = None, rave: bool = True, rave_k: float | None = None,
+                 time_budget: float | None = None, rave: bool = True, rave_k: float = 300.0,
                  reuse_tree: bool = True, seed: int | None = None):
         super().__init__(seed)
         if playouts is None and time_budget is None:
@@ -92,14 +85,13 @@ class MCTSAgent(Agent):
             exploration = 0.1 if rave else 1.4
         if not exploration >= 0:
             raise ValueError(f"MCTSAgent: exploration={exploration!r} must be >= 0")
-        if rave_k is not None and not rave_k > 0:
+        if not rave_k > 0:
             raise ValueError(f"MCTSAgent: rave_k={rave_k!r} must be > 0")
         self.playouts = None if playouts is None else int(playouts)
         self.time_budget = time_budget
         self.exploration = float(exploration)
         self.rave = bool(rave)
-        self.rave_k = None if rave_k is None else float(rave_k)
-        self._k = 300.0  # the RAVE constant of the game being played
+        self.rave_k = float(rave_k)
         self.reuse_tree = reuse_tree
         self.root: Node | None = None
         self.last_search: dict = {}
@@ -118,7 +110,6 @@ class MCTSAgent(Agent):
             root = Node(state.clone(), self.rng)
         if self.rave and self._trace.shape[1] < state.game.max_moves:
             self._trace = np.zeros((2, state.game.max_moves), dtype=np.int32)
-        self._k = self.rave_k if self.rave_k is not None else RAVE_K.get(state.game.name, 300.0)
         reused = root.total
         if len(root.actions) == 1:
             choice = int(root.actions[0])
@@ -211,7 +202,7 @@ class MCTSAgent(Agent):
         explore = self.exploration * np.sqrt(math.log(node.total + 1) / seen)
         if self.rave:
             amaf_q = node.amaf_value / np.maximum(node.amaf_visits, 1)
-            beta = np.sqrt(self._k / (3 * visits + self._k))
+            beta = np.sqrt(self.rave_k / (3 * visits + self.rave_k))
             score = (1 - beta) * q + beta * amaf_q + explore
         else:
             score = np.where(visits > 0, q + explore, np.inf)  # every child once, in random order

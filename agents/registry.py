@@ -9,7 +9,7 @@ spec                   agent
 ``mcts:256:c=0.8``     the same with exploration constant 0.8
 ``mcts:t=0.5``         MCTS with a time budget of 0.5 s per move instead of a playout count
 ``mcts:256:rave=0``    plain UCT, without RAVE
-``mcts:256:k=30``      RAVE with equivalence constant 30 (the default depends on the game)
+``mcts:256:k=30``      RAVE with equivalence constant 30 (default 300)
 =====================  ==========================================================================
 """
 from __future__ import annotations
