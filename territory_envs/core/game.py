@@ -252,9 +252,10 @@ class GameState(ABC):
         winner, moves = self._rollout(int(seed) & 0x7FFFFFFF, moves_left, _NO_TRACE if trace is None else trace)
         return int(winner), int(moves)
 
+    @abstractmethod
     def _rollout(self, seed: int, moves_left: int, trace: np.ndarray) -> tuple[int, int]:
-        """``(winner player or -1, actions played)`` of one compiled random playout."""
-        raise NotImplementedError
+        """``(winner player or -1, actions played)`` of one compiled random playout, the actions
+        and their players written into ``trace`` (2, L) as far as it reaches."""
 
     def clone(self) -> "GameState":
         """An independent copy (cheap: a few small array copies; the game is shared)."""

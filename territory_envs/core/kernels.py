@@ -428,7 +428,19 @@ def hash_rehash(old, new):
                 hash_insert(new[b], old[b, j])
 
 
-# --- random playouts (agents.mcts) -----------------------------------------------------------------
+# --- results and random playouts (agents.mcts) ------------------------------------------------------
+@njit(cache=True)
+def winner_by_score(first, second):
+    """The side with more points (0 first, 1 second), -1 on equal scores."""
+    return 0 if first > second else 1 if second > first else -1
+
+
+@njit(cache=True)
+def winner_player(winner_side, flip):
+    """The player holding ``winner_side`` when the sides are flipped by ``flip``; -1 stays -1."""
+    return winner_side ^ flip if winner_side >= 0 else -1
+
+
 @njit(cache=True)
 def random_set_index(mask, stop):
     """A uniformly random ``i < stop`` with ``mask[i]`` set (numba's seeded generator), -1 if none."""

@@ -43,8 +43,7 @@ from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
 from ..core.kernels import (EMPTY, bucket_by_label, cut_cells, hash_contains, hash_insert, has_sharing_partner,
                              liveness, percent, random_set_index, region_colours, region_group_adjacency,
-                             regions_next_to,
-                             seen_before, adjacent)
+                             regions_next_to, seen_before, adjacent, winner_player)
 from ..core.options import check_int
 
 NOBODY, BLACK_OWNS, WHITE_OWNS = 0, 1, 2
@@ -836,7 +835,7 @@ def asli_rollout(board, mask, owner, danger, s, seen, moves_left, keys, side_key
                     chosen = r
                     break
             if chosen < 0 and tested == count:  # every candidate tried: no legal action, a loss
-                return (1 - side) ^ s[FLIP], move
+                return winner_player(1 - side, s[FLIP]), move
         if chosen >= 0:
             if move < trace.shape[1]:
                 trace[0, move] = chosen
@@ -869,12 +868,12 @@ def asli_rollout(board, mask, owner, danger, s, seen, moves_left, keys, side_key
             mask_first[side] = 4 * legal < candidates_now
         action = random_set_index(mask, n + 1)
         if action < 0:
-            return (1 - side) ^ s[FLIP], move  # no legal action: the side to move loses
+            return winner_player(1 - side, s[FLIP]), move  # no legal action: the side to move loses
         if move < trace.shape[1]:
             trace[0, move] = action
             trace[1, move] = side ^ s[FLIP]
         act(board, mask, owner, danger, s, table, action, keys, side_key, on_board, neighbours, degree)
         mask_fresh = True
         if s[TERMINAL]:
-            return (s[WINNER] ^ s[FLIP] if s[WINNER] >= 0 else -1), move + 1
+            return winner_player(s[WINNER], s[FLIP]), move + 1
     return -1, moves_left

@@ -33,7 +33,8 @@ from numba import njit, prange
 from ..core.batch import after_action
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import hexhex
-from ..core.kernels import EMPTY, adjacent, has_sharing_partner, liveness, random_set_index, regions_next_to
+from ..core.kernels import (EMPTY, adjacent, has_sharing_partner, liveness, random_set_index, regions_next_to,
+                             winner_player)
 from ..core.options import check_choice, check_int, check_number
 
 PIES = ("strong", "weak", "komi")
@@ -545,11 +546,11 @@ def lifeline_rollout(board, mask, alive_cell, links, s, moves_left, pie, on_boar
     for move in range(moves_left):
         action = random_set_index(mask, mask.shape[0])
         if action < 0:  # cannot happen after act (it ends such games), but be safe
-            return (1 - s[TO_MOVE]) ^ s[FLIP], move
+            return winner_player(1 - s[TO_MOVE], s[FLIP]), move
         if move < trace.shape[1]:
             trace[0, move] = action
             trace[1, move] = s[TO_MOVE] ^ s[FLIP]
         act(board, mask, alive_cell, links, s, action, pie, on_board, neighbours, degree)
         if s[TERMINAL]:
-            return (s[WINNER] ^ s[FLIP] if s[WINNER] >= 0 else -1), move + 1
+            return winner_player(s[WINNER], s[FLIP]), move + 1
     return -1, moves_left

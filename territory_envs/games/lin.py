@@ -27,7 +27,8 @@ from numba import njit, prange
 from ..core.batch import after_action
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
-from ..core.kernels import EMPTY, any_per_component, label_components, mark_runs, random_set_index
+from ..core.kernels import (EMPTY, any_per_component, label_components, mark_runs, random_set_index, winner_by_score,
+                             winner_player)
 from ..core.options import check_int, check_number
 
 
@@ -82,6 +83,17 @@ def place_lin(board, side, cell, height, width, line_length, neighbours, degree,
         contested += both
         mask[i] = board[i] == EMPTY and alive[enemy - 1, i]
     return removed, contested
+
+
+@njit(cache=True)
+def lin_scores(alive, komi):
+    """Points in living domains of each colour, komi added to White's: ``(black, white)``."""
+    black = 0
+    white = komi
+    for i in range(alive.shape[1]):
+        black += alive[0, i]
+        white += alive[1, i]
+    return black, white
 
 
 @njit(cache=True)
@@ -189,12 +201,9 @@ class LinState(GameState):
 
     def _rollout(self, seed, moves_left, trace):
         g = self.game.geometry
-        winner, moves = lin_rollout(self.board, self.alive, self.mask, self.to_move, moves_left, g.height, g.width,
-                                    self.game.options["line_length"], g.neighbours, g.degree,
-                                    self.game.options["komi"], seed, trace)
-        if self.flip:
-            trace[1, :moves] ^= 1  # sides to players
-        return (winner ^ self.flip if winner >= 0 else -1), moves
+        return lin_rollout(self.board, self.alive, self.mask, self.to_move, self.flip, moves_left, g.height,
+                           g.width, self.game.options["line_length"], g.neighbours, g.degree,
+                           self.game.options["komi"], seed, trace)
 
     def overlays(self):
         return [(self.alive[0] & ~self.alive[1], (40, 40, 40), 0.25),
@@ -218,13 +227,10 @@ def lin_batch_step(actions, board, alive, mask, to_move, flip, move_number, heig
         _, contested = place_lin(board[e], side, actions[e], height, width, line_length, neighbours,
                                  degree, alive[e], mask[e])
         to_move[e] = 1 - side
-        black = 0
-        white = komi
+        black, white = 0, komi
         if contested == 0 or move_number[e] + 1 >= max_moves:
-            for i in range(board.shape[1]):
-                black += alive[e, 0, i]
-                white += alive[e, 1, i]
-        winner = 0 if black > white else 1 if white > black else -1
+            black, white = lin_scores(alive[e], komi)
+        winner = winner_by_score(black, white)
         if after_action(e, contested == 0, winner, flip[e], move_number, max_moves, mask, rewards, terminated,
                         truncated):
             final_scores[e, 0] = black
@@ -251,11 +257,12 @@ def lin_batch_reset(board, alive, mask, to_move, move_number, height, width, lin
 
 # --- random playouts (agents.mcts) ----------------------------------------------------------------
 @njit(cache=True)
-def lin_rollout(board, alive, mask, side, moves_left, height, width, line_length, neighbours, degree, komi,
+def lin_rollout(board, alive, mask, side, flip, moves_left, height, width, line_length, neighbours, degree, komi,
                 seed, trace):
-    """Uniformly random legal placements from this position (copied, not changed) to the end, at
-    most ``moves_left`` of them. Returns ``(winner side or -1 for a draw or the bound, moves)``; the
-    actions and the sides that played them go into ``trace`` (2, L) as far as it reaches."""
+    """Uniformly random legal placements from this position (copied, not changed; ``side`` to move,
+    ``flip`` as in the state) to the end, at most ``moves_left`` of them. Returns ``(winner player
+    or -1 for a draw or the bound, moves)``; the actions and the players who played them go into
+    ``trace`` (2, L) as far as it reaches."""
     np.random.seed(seed)
     board = board.copy()
     alive = alive.copy()
@@ -264,17 +271,13 @@ def lin_rollout(board, alive, mask, side, moves_left, height, width, line_length
     for move in range(moves_left):
         cell = random_set_index(mask, n)
         if cell < 0:
-            return 1 - side, move  # no legal action: the side to move loses
+            return winner_player(1 - side, flip), move  # no legal action: the side to move loses
         if move < trace.shape[1]:
             trace[0, move] = cell
-            trace[1, move] = side
+            trace[1, move] = side ^ flip
         _, contested = place_lin(board, side, cell, height, width, line_length, neighbours, degree, alive, mask)
         side = 1 - side
         if contested == 0:
-            black = 0
-            white = komi
-            for i in range(n):
-                black += alive[0, i]
-                white += alive[1, i]
-            return (0 if black > white else 1 if white > black else -1), move + 1
+            black, white = lin_scores(alive, komi)
+            return winner_player(winner_by_score(black, white), flip), move + 1
     return -1, moves_left

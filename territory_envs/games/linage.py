@@ -29,8 +29,8 @@ from numba import njit, prange
 from ..core.batch import after_action
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
-from ..core.kernels import (EMPTY, dfs_lowlink, label_components, mark_line_starts,
-                             mark_runs, random_set_index)
+from ..core.kernels import (EMPTY, dfs_lowlink, label_components, mark_line_starts, mark_runs, random_set_index,
+                             winner_by_score, winner_player)
 from ..core.options import check_int, check_number
 
 # region kinds per cell (derived)
@@ -260,12 +260,9 @@ class LinageState(GameState):
 
     def _rollout(self, seed, moves_left, trace):
         g = self.game.geometry
-        winner, moves = linage_rollout(self.board, self.mask, self.passes, self.free_regions, *self.points,
-                                       self.to_move, moves_left, g.height, g.width, self.game.options["line_length"], g.neighbours, g.degree,
-                                       self.game.options["komi"], seed, trace)
-        if self.flip:
-            trace[1, :moves] ^= 1  # sides to players
-        return (winner ^ self.flip if winner >= 0 else -1), moves
+        return linage_rollout(self.board, self.mask, self.passes, self.free_regions, *self.points, self.to_move,
+                              self.flip, moves_left, g.height, g.width, self.game.options["line_length"],
+                              g.neighbours, g.degree, self.game.options["komi"], seed, trace)
 
     def observation(self, player: int) -> np.ndarray:
         side = player ^ self.flip
@@ -323,7 +320,7 @@ def linage_batch_step(actions, board, kind, on_h, on_v, mask, passes, points, fr
         to_move[e] = 1 - to_move[e]
         vertical = points[e, 0]
         horizontal = points[e, 1] + komi
-        winner = 0 if vertical > horizontal else 1 if horizontal > vertical else -1
+        winner = winner_by_score(vertical, horizontal)
         if after_action(e, passes[e] >= 2 or free[e] == 0, winner, flip[e], move_number, max_moves, mask, rewards,
                         terminated, truncated):
             final_scores[e, 0] = vertical
@@ -348,11 +345,13 @@ def linage_batch_reset(board, kind, on_h, on_v, mask, passes, points, free, to_m
 
 # --- random playouts (agents.mcts) ----------------------------------------------------------------
 @njit(cache=True)
-def linage_rollout(board, mask, passes, free, vertical, horizontal, side, moves_left, height, width, line_length,
-                   neighbours, degree, komi, seed, trace):
+def linage_rollout(board, mask, passes, free, vertical, horizontal, side, flip, moves_left, height, width,
+                   line_length, neighbours, degree, komi, seed, trace):
     """Uniformly random legal placements from this position (copied, not changed; ``free``,
-    ``vertical`` and ``horizontal`` are its analysis) to the end, at most ``moves_left`` actions; a pass only when no placement is legal (placements are the same
-    for both sides, so two passes follow and end the game). Returns ``(winner side or -1, actions)``."""
+    ``vertical`` and ``horizontal`` are its analysis) to the end, at most ``moves_left`` actions; a
+    pass only when no placement is legal (placements are the same for both sides, so two passes
+    follow and end the game). Returns ``(winner player or -1, actions)``; actions and players go
+    into ``trace``."""
     np.random.seed(seed)
     board = board.copy()
     n = board.shape[0]
@@ -364,7 +363,7 @@ def linage_rollout(board, mask, passes, free, vertical, horizontal, side, moves_
         cell = random_set_index(legal, n)
         if move < trace.shape[1]:
             trace[0, move] = n if cell < 0 else cell
-            trace[1, move] = side
+            trace[1, move] = side ^ flip
         side = 1 - side
         if cell < 0:
             passes += 1
@@ -374,6 +373,5 @@ def linage_rollout(board, mask, passes, free, vertical, horizontal, side, moves_
             free, vertical, horizontal = analyse_linage(board, height, width, line_length, neighbours, degree,
                                                         kind, on_h, on_v, legal, False)
         if passes >= 2 or free == 0:
-            horizontal += komi
-            return (0 if vertical > horizontal else 1 if horizontal > vertical else -1), move + 1
+            return winner_player(winner_by_score(vertical, horizontal + komi), flip), move + 1
     return -1, moves_left
