@@ -12,10 +12,12 @@ An agent picks an action for the player to act. It can be asked in two ways:
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 import numpy as np
 
 
-class Agent:
+class Agent(ABC):
     """Base class: subclasses implement :meth:`act` (and may override ``__call__``)."""
 
     name = "agent"
@@ -28,8 +30,9 @@ class Agent:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
 
+    @abstractmethod
     def act(self, state) -> int:
-        raise NotImplementedError
+        """The action for the player to act in ``state``."""
 
     def __call__(self, observation, action_mask=None) -> int:
         raise TypeError(f"{self.name} needs the game state: call agent.act(env.unwrapped.state)")

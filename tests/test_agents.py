@@ -173,9 +173,8 @@ def test_mcts_state_is_left_unchanged():
 
 
 def test_agent_base_class_contract():
-    agent = Agent(seed=0)
-    with pytest.raises(NotImplementedError):
-        agent.act(None)
+    with pytest.raises(TypeError):
+        Agent(seed=0)  # abstract: an agent must say how it acts
     a, b = RandomAgent(3), RandomAgent(3)
     state = make_game("linage", board_size=4, line_length=2).new_state()
     assert [a.act(state) for _ in range(10)] == [b.act(state) for _ in range(10)]
