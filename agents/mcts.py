@@ -2,8 +2,9 @@
 
 Each playout descends the tree by UCB1 (``Q + c * sqrt(ln N_parent / N_child)``, with RAVE the
 blend described in :class:`MCTSAgent`), expands one new child (one ``clone().apply()`` on the state
-API, no env copies), and finishes the game with ``GameState.rollout``: uniformly random legal
-actions played by the game's numba kernel. The result (+1 win, -1 loss, 0 draw or ``max_moves``)
+API, no env copies), and finishes the game with ``GameState.rollout``: random legal actions played
+by the game's numba kernel (uniform, except that Linage passes only when it must and Lifeline
+places next to an enemy stone when it can; see ``GameState.rollout``). The result (+1 win, -1 loss, 0 draw or ``max_moves``)
 is backed up along the path, counted at each node for the player to act there, so turns where one
 player acts twice (double placements) and pie swaps need nothing special.
 
@@ -66,14 +67,16 @@ class MCTSAgent(Agent):
     playout's information to every move it contains and matters most at small playout counts
     (``rave_k`` 300: Asli's ``mcts:64`` beat ``greedy`` in 14 of 16 games with it, 9 of 16 with
     30);
-    ``reuse_tree``: keep the subtree between moves.
+    ``reuse_tree``: keep the subtree between moves;
+    ``uniform_playouts``: playouts drawn uniformly over the legal actions in every game (off by
+    default: see ``GameState.rollout`` for the two games whose playouts are shaped).
     """
 
     name = "mcts"
 
     def __init__(self, playouts: int | None = 256, exploration: float | None = None,
                  time_budget: float | None = None, rave: bool = True, rave_k: float = 300.0,
-                 reuse_tree: bool = True, seed: int | None = None):
+                 reuse_tree: bool = True, uniform_playouts: bool = False, seed: int | None = None):
         super().__init__(seed)
         if playouts is None and time_budget is None:
             raise ValueError("MCTSAgent: give playouts or time_budget")
@@ -93,6 +96,7 @@ class MCTSAgent(Agent):
         self.rave = bool(rave)
         self.rave_k = float(rave_k)
         self.reuse_tree = reuse_tree
+        self.uniform_playouts = bool(uniform_playouts)
         self.root: Node | None = None
         self.last_search: dict = {}
         self._trace = np.zeros((2, 0), dtype=np.int32)
@@ -149,7 +153,8 @@ class MCTSAgent(Agent):
                 child_state = state.clone().apply(int(node.actions[k]))
                 node.children[k] = Node(child_state, self.rng)
                 seed = int(self.rng.integers(1 << 31))
-                result, played = child_state.rollout_with_length(seed, self._trace if self.rave else None)
+                result, played = child_state.rollout_with_length(seed, self._trace if self.rave else None,
+                                                                 self.uniform_playouts)
                 break
             node = child
         for parent, k in path:

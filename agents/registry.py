@@ -10,6 +10,7 @@ spec                   agent
 ``mcts:t=0.5``         MCTS with a time budget of 0.5 s per move instead of a playout count
 ``mcts:256:rave=0``    plain UCT, without RAVE
 ``mcts:256:k=30``      RAVE with equivalence constant 30 (default 300)
+``mcts:256:uniform=1`` playouts uniform over the legal actions in every game (see ``GameState.rollout``)
 =====================  ==========================================================================
 """
 from __future__ import annotations
@@ -34,8 +35,8 @@ def make_agent(spec, seed: int | None = None) -> Agent:
         from .mcts import MCTSAgent
         agent = MCTSAgent(seed=seed, **_mcts_options(text, rest))
     else:
-        raise ValueError(f"agent {spec!r}: unknown; expected random, greedy, mcts:<playouts>[:c=<C>][:rave=0|1][:k=<K>] "
-                         f"or mcts:t=<seconds>")
+        raise ValueError(f"agent {spec!r}: unknown; expected random, greedy, "
+                         f"mcts:<playouts>[:c=<C>][:rave=0|1][:k=<K>][:uniform=0|1] or mcts:t=<seconds>")
     agent.name = text
     return agent
 
@@ -56,9 +57,11 @@ def _mcts_options(spec: str, rest: str) -> dict:
                 options["rave"] = value == "1"
             elif key == "k":
                 options["rave_k"] = float(value)
+            elif key == "uniform" and value in ("0", "1"):
+                options["uniform_playouts"] = value == "1"
             else:
                 raise ValueError
         except ValueError:
             raise ValueError(f"agent {spec!r}: cannot read {part!r}; expected <playouts>, c=<C>, "
-                             f"rave=0|1, k=<K> or t=<seconds>") from None
+                             f"rave=0|1, k=<K>, uniform=0|1 or t=<seconds>") from None
     return options

@@ -184,3 +184,19 @@ def test_rave_constant_comes_from_the_spec():
     assert make_agent("mcts:16:k=30").rave_k == 30.0 and make_agent("mcts:16").rave_k == 300.0
     with pytest.raises(ValueError):
         make_agent("mcts:16:k=0")
+
+
+def test_uniform_playouts_come_from_the_spec_and_reach_the_playouts():
+    assert make_agent("mcts:16:uniform=1").uniform_playouts and not make_agent("mcts:16").uniform_playouts
+    with pytest.raises(ValueError):
+        make_agent("mcts:16:uniform=2")
+    # the same seeded search on Lifeline sees different playouts with and without the flag
+    state = make_game("lifeline", board_size=4).new_state()
+    for action in (0, 5, 20, 30):
+        state.apply(int(state.legal_actions()[action % len(state.legal_actions())]))
+    roots = []
+    for spec in ("mcts:64:uniform=0", "mcts:64:uniform=1"):
+        agent = make_agent(spec, seed=1)
+        agent.act(state)
+        roots.append(agent.root.value.copy())
+    assert not np.array_equal(*roots)

@@ -1,6 +1,7 @@
 """The compiled random playouts behind MCTS (``GameState.rollout``): every action they play is
 legal by the state API, they end where the rules end with the same winner, leave the state
-unchanged, follow their seed, and pick uniformly among the legal actions."""
+unchanged, follow their seed, and pick uniformly among the legal actions (with ``uniform=True`` in
+every game; by default Linage passes only when it must and Lifeline fights first)."""
 import numpy as np
 import pytest
 
@@ -30,16 +31,17 @@ def replay(state, trace, moves):
     return copy
 
 
+@pytest.mark.parametrize("uniform", [False, True])
 @pytest.mark.parametrize("name", sorted(OPTION_SETS))
-def test_playouts_replay_legally_to_the_same_end(name):
-    rng = np.random.default_rng(11)
+def test_playouts_replay_legally_to_the_same_end(name, uniform):
+    rng = np.random.default_rng(11 + uniform)
     for options in OPTION_SETS[name]:
         game = make_game(name, **options)
         trace = np.full((2, game.max_moves + 1), -1, dtype=np.int32)
         checked = 0
         for state in states_along_random_games(game, rng):
             before = state.to_json()
-            winner, moves = state.rollout_with_length(int(rng.integers(1 << 30)), trace)
+            winner, moves = state.rollout_with_length(int(rng.integers(1 << 30)), trace, uniform)
             assert state.to_json() == before  # the playout works on copies
             end = replay(state, trace, moves)
             assert moves == end.move_number - state.move_number
@@ -63,33 +65,48 @@ def test_playouts_follow_their_seed(name):
     assert results <= {-1, 0, 1} and len(results) >= 2  # different seeds, different games
 
 
-@pytest.mark.parametrize("name, options, moves", [
-    ("lin", {"board_size": 5, "line_length": 4}, 3),
-    ("linage", {"board_size": 5, "line_length": 3}, 3),
-    ("lifeline", {"board_size": 3, "pie": "weak"}, 2),
-    ("asli", {"board_size": 5}, 5),   # after the double first turns: the rejection sampler
-    ("asli", {"board_size": 5, "komi": 2}, 5),
-])
-def test_first_playout_action_is_uniform_over_the_legal_actions(name, options, moves):
-    game = make_game(name, **options)
-    rng = np.random.default_rng(3)
-    state = game.new_state()
-    for _ in range(moves):
-        state.apply(int(rng.choice(state.legal_actions())))
-    legal = state.legal_actions()
-    if name == "linage":  # playouts pass only when no placement is legal
-        legal = legal[legal < game.num_cells]
+def first_actions_are_uniform_over(state, expected_set, uniform):
+    """Draw many playouts' first actions; they cover exactly ``expected_set``, uniformly."""
+    legal = np.asarray(sorted(expected_set))
+    game = state.game
     trace = np.zeros((2, game.max_moves), np.int32)
     draws = 300 * len(legal)
     counts = np.zeros(game.num_actions)
     for seed in range(draws):
-        state.rollout_with_length(seed, trace)
+        state.rollout_with_length(seed, trace, uniform)
         counts[trace[0, 0]] += 1
     assert set(np.flatnonzero(counts)) == set(legal)
     # chi-square against uniform, far from the 0.1% tail for these degrees of freedom
     expected = draws / len(legal)
     chi2 = ((counts[legal] - expected) ** 2 / expected).sum()
     assert chi2 < len(legal) + 6 * np.sqrt(2 * len(legal)) + 10
+
+
+@pytest.mark.parametrize("name, options, moves", [
+    ("lin", {"board_size": 5, "line_length": 4}, 3),
+    ("linage", {"board_size": 5, "line_length": 3}, 3),
+    ("lifeline", {"board_size": 3, "pie": "weak"}, 2),
+    ("lifeline", {"board_size": 4}, 5),
+    ("asli", {"board_size": 5}, 5),   # after the double first turns: the rejection sampler
+    ("asli", {"board_size": 5, "komi": 2}, 5),
+])
+@pytest.mark.parametrize("uniform", [False, True])
+def test_first_playout_action_follows_the_documented_policy(name, options, moves, uniform):
+    game = make_game(name, **options)
+    rng = np.random.default_rng(3)
+    state = game.new_state()
+    for _ in range(moves):
+        state.apply(int(rng.choice(state.legal_actions())))
+    legal = set(state.legal_actions().tolist())
+    if not uniform and name == "linage":  # playouts pass only when no placement is legal
+        legal -= {game.num_cells}
+    if not uniform and name == "lifeline":  # a legal cell next to an enemy stone, when there is one
+        enemy = 2 - state.to_move
+        nb, deg = game.geometry.neighbours, game.geometry.degree
+        near = {p for p in legal if p < game.num_cells and (state.board[nb[p, :deg[p]]] == enemy).any()}
+        assert near and near != legal  # the position tells the policies apart
+        legal = near
+    first_actions_are_uniform_over(state, legal, uniform)
 
 
 def test_asli_playout_of_a_side_without_stones_takes_a_prisoner_out():

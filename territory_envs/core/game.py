@@ -233,14 +233,24 @@ class GameState(ABC):
             out[1 - winner_player] = -1.0
         return out
 
-    def rollout(self, seed: int) -> int:
-        """Play uniformly random legal actions from here to the end, in compiled code, leaving this
-        state unchanged (the playouts of :class:`agents.mcts.MCTSAgent`). Returns the winning
-        player, or -1 for a draw or for reaching ``max_moves``. Linage's playouts pass only when no
-        placement is legal (random passes would end most playouts at once)."""
-        return self.rollout_with_length(seed)[0]
+    def rollout(self, seed: int, uniform: bool = False) -> int:
+        """Play random legal actions from here to the end, in compiled code, leaving this state
+        unchanged (the playouts of :class:`agents.mcts.MCTSAgent`). Returns the winning player, or
+        -1 for a draw or for reaching ``max_moves``.
 
-    def rollout_with_length(self, seed: int, trace: np.ndarray | None = None) -> tuple[int, int]:
+        Every action is drawn uniformly among the legal ones, except where a uniform draw would
+        tell a search little (with ``uniform=True`` these exceptions are off too):
+
+        * Linage passes only when no placement is legal (random passes end most playouts at once);
+        * Lifeline places on a legal cell next to an enemy stone whenever there is one (except for
+          the second stone of a double placement): a player loses when all its groups are gone,
+          and uniform playouts spend their moves filling their own areas while the fights that
+          decide the game are left to chance. BENCHMARKS.md has the measurements.
+        """
+        return self.rollout_with_length(seed, uniform=uniform)[0]
+
+    def rollout_with_length(self, seed: int, trace: np.ndarray | None = None,
+                            uniform: bool = False) -> tuple[int, int]:
         """:meth:`rollout` and the number of actions it played. With ``trace`` (int32, shape (2, L))
         the first L actions go into ``trace[0]`` and the players who played them into ``trace[1]``
         (for RAVE statistics, and so a test can replay them through :meth:`apply`)."""
@@ -249,13 +259,15 @@ class GameState(ABC):
         moves_left = self.game.max_moves - self.move_number
         if moves_left <= 0:
             return -1, 0
-        winner, moves = self._rollout(int(seed) & 0x7FFFFFFF, moves_left, _NO_TRACE if trace is None else trace)
+        winner, moves = self._rollout(int(seed) & 0x7FFFFFFF, moves_left, _NO_TRACE if trace is None else trace,
+                                      bool(uniform))
         return int(winner), int(moves)
 
     @abstractmethod
-    def _rollout(self, seed: int, moves_left: int, trace: np.ndarray) -> tuple[int, int]:
-        """``(winner player or -1, actions played)`` of one compiled random playout, the actions
-        and their players written into ``trace`` (2, L) as far as it reaches."""
+    def _rollout(self, seed: int, moves_left: int, trace: np.ndarray, uniform: bool) -> tuple[int, int]:
+        """``(winner player or -1, actions played)`` of one compiled random playout (see
+        :meth:`rollout` for ``uniform``), the actions and their players written into ``trace``
+        (2, L) as far as it reaches."""
 
     def clone(self) -> "GameState":
         """An independent copy (cheap: a few small array copies; the game is shared)."""

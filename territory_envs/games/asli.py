@@ -699,7 +699,7 @@ class AsliState(GameState):
             self.terminal = True
             self.winner = int(s[WINNER])
 
-    def _rollout(self, seed, moves_left, trace):
+    def _rollout(self, seed, moves_left, trace, uniform):  # Asli's playouts are uniform either way
         g = self.game
         return asli_rollout(self.board, self.mask, self.owner, self.danger, self.s, self.seen, moves_left,
                             *g.zobrist, *g.kernel_args, seed, trace)

@@ -472,9 +472,9 @@ class LifelineState(GameState):
             self.terminal = True
             self.winner = int(s[WINNER])
 
-    def _rollout(self, seed, moves_left, trace):
+    def _rollout(self, seed, moves_left, trace, uniform):
         return lifeline_rollout(self.board, self.mask, self.alive_cell, self.links, self.s, moves_left,
-                                self.game.pie_index, *self.game.kernel_args, seed, trace)
+                                self.game.pie_index, *self.game.kernel_args, not uniform, seed, trace)
 
     def observation(self, player: int) -> np.ndarray:
         g = self.game
@@ -532,19 +532,41 @@ def lifeline_batch_reset(board, mask, alive_cell, links, scalars, move_number, p
 
 # --- random playouts (agents.mcts) ----------------------------------------------------------------
 @njit(cache=True)
-def lifeline_rollout(board, mask, alive_cell, links, s, moves_left, pie, on_board, neighbours, degree, seed,
-                     trace):
-    """Uniformly random legal actions (swap and komi spends included) from this position (copied,
-    not changed) to the end, at most ``moves_left``. Returns ``(winner player or -1, actions)``:
-    a player, not a side, because a swap moves the sides between the players."""
+def contested_cell(board, mask, enemy, neighbours, degree, cells):
+    """A uniformly random legal cell next to a stone of colour ``enemy``, -1 if none (``cells``:
+    scratch of the board's length)."""
+    count = 0
+    for i in range(board.shape[0]):
+        if mask[i]:
+            for d in range(degree[i]):
+                if board[neighbours[i, d]] == enemy:
+                    cells[count] = i
+                    count += 1
+                    break
+    return cells[np.random.randint(count)] if count > 0 else -1
+
+
+@njit(cache=True)
+def lifeline_rollout(board, mask, alive_cell, links, s, moves_left, pie, on_board, neighbours, degree,
+                     contested_first, seed, trace):
+    """Random legal actions from this position (copied, not changed) to the end, at most
+    ``moves_left``. With ``contested_first``, the action is a uniformly random legal cell next to
+    an enemy stone whenever there is one (except for the second stone of a double placement);
+    otherwise it is uniform over the legal actions (swap and komi spends included). Returns ``(winner player or -1,
+    actions)``: a player, not a side, because a swap moves the sides between the players."""
     np.random.seed(seed)
     board = board.copy()
     mask = mask.copy()
     alive_cell = alive_cell.copy()
     links = links.copy()
     s = s.copy()
+    cells = np.empty(board.shape[0], dtype=np.int32)
     for move in range(moves_left):
-        action = random_set_index(mask, mask.shape[0])
+        action = -1
+        if contested_first and s[PENDING] < 0:
+            action = contested_cell(board, mask, 2 - s[TO_MOVE], neighbours, degree, cells)
+        if action < 0:
+            action = random_set_index(mask, mask.shape[0])
         if action < 0:  # cannot happen after act (it ends such games), but be safe
             return winner_player(1 - s[TO_MOVE], s[FLIP]), move
         if move < trace.shape[1]:

@@ -199,7 +199,7 @@ class LinState(GameState):
                    self.game.komi_planes[side], out)
         return out
 
-    def _rollout(self, seed, moves_left, trace):
+    def _rollout(self, seed, moves_left, trace, uniform):  # Lin's playouts are uniform either way
         g = self.game.geometry
         return lin_rollout(self.board, self.alive, self.mask, self.to_move, self.flip, moves_left, g.height,
                            g.width, self.game.options["line_length"], g.neighbours, g.degree,

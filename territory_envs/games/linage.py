@@ -258,11 +258,11 @@ class LinageState(GameState):
     def scores(self):
         return (self.points[0], self.points[1] + self.game.options["komi"])
 
-    def _rollout(self, seed, moves_left, trace):
+    def _rollout(self, seed, moves_left, trace, uniform):
         g = self.game.geometry
         return linage_rollout(self.board, self.mask, self.passes, self.free_regions, *self.points, self.to_move,
                               self.flip, moves_left, g.height, g.width, self.game.options["line_length"],
-                              g.neighbours, g.degree, self.game.options["komi"], seed, trace)
+                              g.neighbours, g.degree, self.game.options["komi"], uniform, seed, trace)
 
     def observation(self, player: int) -> np.ndarray:
         side = player ^ self.flip
@@ -346,21 +346,24 @@ def linage_batch_reset(board, kind, on_h, on_v, mask, passes, points, free, to_m
 # --- random playouts (agents.mcts) ----------------------------------------------------------------
 @njit(cache=True)
 def linage_rollout(board, mask, passes, free, vertical, horizontal, side, flip, moves_left, height, width,
-                   line_length, neighbours, degree, komi, seed, trace):
+                   line_length, neighbours, degree, komi, uniform, seed, trace):
     """Uniformly random legal placements from this position (copied, not changed; ``free``,
     ``vertical`` and ``horizontal`` are its analysis) to the end, at most ``moves_left`` actions; a
     pass only when no placement is legal (placements are the same for both sides, so two passes
-    follow and end the game). Returns ``(winner player or -1, actions)``; actions and players go
-    into ``trace``."""
+    follow and end the game), or with ``uniform`` a pass as likely as each placement. Returns
+    ``(winner player or -1, actions)``; actions and players go into ``trace``."""
     np.random.seed(seed)
     board = board.copy()
     n = board.shape[0]
-    legal = mask[:n].copy()
+    legal = mask.copy()
+    legal[n] = 1
     kind = np.zeros(n, dtype=np.int8)
     on_h = np.zeros(n, dtype=np.bool_)
     on_v = np.zeros(n, dtype=np.bool_)
     for move in range(moves_left):
-        cell = random_set_index(legal, n)
+        cell = random_set_index(legal, n + 1 if uniform else n)  # legal[n]: the pass, always legal
+        if cell == n:
+            cell = -1
         if move < trace.shape[1]:
             trace[0, move] = n if cell < 0 else cell
             trace[1, move] = side ^ flip
@@ -371,7 +374,7 @@ def linage_rollout(board, mask, passes, free, vertical, horizontal, side, flip, 
             board[cell] = 1
             passes = 0
             free, vertical, horizontal = analyse_linage(board, height, width, line_length, neighbours, degree,
-                                                        kind, on_h, on_v, legal, False)
+                                                        kind, on_h, on_v, legal[:n], False)
         if passes >= 2 or free == 0:
             return winner_player(winner_by_score(vertical, horizontal + komi), flip), move + 1
     return -1, moves_left
