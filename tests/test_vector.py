@@ -139,3 +139,24 @@ def test_asli_repetition_tables_grow_and_travel():
     rng = np.random.default_rng(2)
     for _ in range(20):
         vec.step(np.array([rng.choice(np.flatnonzero(m)) for m in vec.action_masks]))
+
+
+@pytest.mark.parametrize("game, options", [("asli", {"board_size": 5}), ("lifeline", {"board_size": 3})])
+def test_benchmark_spreads_batches_over_game_phases(game, options):
+    """The peers benchmark times batches from games at random points of random games, not from
+    games moving in step after reset; the batch then still steps exactly like the state API."""
+    from benchmarks.throughput import spread_over_game_phases
+    vec = make_vec(game, 64, **options)
+    vec.reset(0)
+    spread_over_game_phases(vec, seed=1, games=8)
+    assert len(set(vec._batch.move_number.tolist())) >= 8
+    rng = np.random.default_rng(2)
+    for _ in range(5):
+        before = [vec.get_state(i) for i in range(8)]
+        actions = np.array([int(rng.choice(np.flatnonzero(m))) for m in vec.action_masks])
+        vec.step(actions)
+        for i, state in enumerate(before):
+            state.apply(int(actions[i]))
+            if not state.terminal:
+                assert np.array_equal(vec.get_state(i).board, state.board)
+                assert np.array_equal(vec.action_masks[i], state.legal_mask())
