@@ -1,12 +1,13 @@
 """UCT Monte Carlo tree search with random playouts in compiled code.
 
 Each playout descends the tree by UCB1 (``Q + c * sqrt(ln N_parent / N_child)``, with RAVE the
-blend described in :class:`MCTSAgent`), expands one new child (one ``clone().apply()`` on the state
-API, no env copies), and finishes the game with ``GameState.rollout``: random legal actions played
-by the game's numba kernel (uniform, except that Linage passes only when it must and Lifeline
-places next to an enemy stone when it can; see ``GameState.rollout``). The result (+1 win, -1 loss, 0 draw or ``max_moves``)
-is backed up along the path, counted at each node for the player to act there, so turns where one
-player acts twice (double placements) and pie swaps need nothing special.
+blend described in :class:`MCTSAgent`), expands one new child (one ``clone().apply()`` on the
+state API, no env copies), and finishes the game with ``GameState.rollout``: random legal actions
+played by the game's numba kernel (uniform, except that Linage passes only when it must and
+Lifeline places next to an enemy stone when it can; see ``GameState.rollout``). The result (+1
+win, -1 loss, 0 draw or ``max_moves``) is backed up along the path, counted at each node for the
+player to act there, so turns where one player acts twice (double placements) and pie swaps need
+nothing special.
 
 The move played is the most visited child of the root. Finished games found in the tree are
 solved and their values travel up (MCTS-Solver, Winands et al. 2008): a node with a child that

@@ -84,10 +84,11 @@ def place_and_capture(board, side, p, on_board, neighbours, degree):
 
 @njit(cache=True)
 def is_incursion(board, side, p, on_board, neighbours, degree):
-    """Is a stone of ``side`` on ``p`` an incursion (p's territory owned by the opponent)?"""
-    labels, _, _, reach = liveness(board, on_board, neighbours, degree)
-    k = labels[p]
-    return reach[k, 1 - side] != -1 and reach[k, side] == -1
+    """Is a stone of ``side`` on the empty ``p`` an incursion (p's territory owned by the opponent:
+    the stones around it are all the opponent's)? A flood fill of p's region alone."""
+    n = board.shape[0]
+    return region_colours(board, p, neighbours, degree, np.zeros(n, dtype=np.bool_),
+                          np.empty(n, dtype=np.int32)) == 2 - side
 
 
 @njit(cache=True)
@@ -828,7 +829,8 @@ def asli_rollout(board, mask, owner, danger, s, seen, moves_left, keys, side_key
                     break
                 trial[:] = board
                 groups, stones, alive = place_and_capture(trial, side, r, on_board, neighbours, degree)
-                # minimal incursion: one group captured by a stone in enemy territory (judged before it)
+                # minimal incursion: one group captured by a stone in enemy territory (judged before
+                # it); region_colours as in is_incursion, with scratch kept for the whole playout
                 minimal = groups == 1 and region_colours(board, r, neighbours, degree, flood_seen,
                                                          flood_queue) == 2 - side
                 if alive and not (ban and minimal):

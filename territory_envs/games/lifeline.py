@@ -552,8 +552,9 @@ def lifeline_rollout(board, mask, alive_cell, links, s, moves_left, pie, on_boar
     """Random legal actions from this position (copied, not changed) to the end, at most
     ``moves_left``. With ``contested_first``, the action is a uniformly random legal cell next to
     an enemy stone whenever there is one (except for the second stone of a double placement);
-    otherwise it is uniform over the legal actions (swap and komi spends included). Returns ``(winner player or -1,
-    actions)``: a player, not a side, because a swap moves the sides between the players."""
+    otherwise it is uniform over the legal actions (swap and komi spends included). Returns
+    ``(winner player or -1, actions)``: a player, not a side, because a swap moves the sides
+    between the players."""
     np.random.seed(seed)
     board = board.copy()
     mask = mask.copy()

@@ -361,17 +361,17 @@ def linage_rollout(board, mask, passes, free, vertical, horizontal, side, flip, 
     on_h = np.zeros(n, dtype=np.bool_)
     on_v = np.zeros(n, dtype=np.bool_)
     for move in range(moves_left):
-        cell = random_set_index(legal, n + 1 if uniform else n)  # legal[n]: the pass, always legal
-        if cell == n:
-            cell = -1
+        action = random_set_index(legal, n + 1 if uniform else n)  # legal[n]: the pass, always legal
+        if action < 0:
+            action = n  # no placement is legal: pass
         if move < trace.shape[1]:
-            trace[0, move] = n if cell < 0 else cell
+            trace[0, move] = action
             trace[1, move] = side ^ flip
         side = 1 - side
-        if cell < 0:
+        if action == n:
             passes += 1
         else:
-            board[cell] = 1
+            board[action] = 1
             passes = 0
             free, vertical, horizontal = analyse_linage(board, height, width, line_length, neighbours, degree,
                                                         kind, on_h, on_v, legal[:n], False)
