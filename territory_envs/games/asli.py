@@ -23,15 +23,16 @@ Black and White play on a square board (4 neighbours); off the board lies the pr
 * Komi pie: ``komi`` black stones start in the prison, each one an extra action for White.
 
 The legal mask. At the start of every turn after the first ones, every group is alive. A stone on
-``p`` in region ``R`` then changes only ``R`` and the groups around it. If ``p`` is not a cut point
-of ``R``, ``R - p`` stays one region, every friendly group in it shares it with the new group, and
-an enemy group can only die if it touched ``R`` at ``p`` alone or ``R - p`` keeps fewer than two enemy
-groups, and has no partner through another region. Counting, per region, the distinct groups of
-each colour, per group the regions that give it a partner, and per (point, neighbour group) the
-points of ``R`` that group touches decides most points in constant time each: legal without
-capture, or illegal as a lone stone. Cut points, possible captures (where minimal incursions and
-their ban live) and first turns are simulated exactly; the differential tests compare the whole
-mask with the reference engine.
+``p`` in region ``R`` changes only ``R`` and the groups around it, and the new group touches every
+part of ``R - p``: so every other friendly group next to ``R`` shares a part with it, and the stone is
+legal at once if the new group lives before any capture (captures only merge regions). That takes
+counts made in one labelling pass (:func:`asli_structure`): the distinct groups of each colour per
+region, the partner regions per group, the points of ``R`` each group touches. A stone that lives
+is legal; one that does not is illegal unless it kills an enemy group (:func:`enemy_dies`: only
+a group whose one partner region is ``R`` can die, and the parts of ``R - p`` come from a depth-first
+search with low-links), and only those few points are simulated exactly, since the captures may
+revive the stone and minimal incursions and their ban live there. First turns are simulated. The
+differential tests compare the whole mask with the reference engine at every step.
 """
 from __future__ import annotations
 
@@ -41,9 +42,8 @@ from numba import njit, prange
 from ..core.batch import after_action
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
-from ..core.kernels import (EMPTY, bucket_by_label, cut_cells, hash_contains, hash_insert, has_sharing_partner,
-                             liveness, percent, random_set_index, region_colours, region_group_adjacency,
-                             regions_next_to, seen_before, adjacent, winner_player)
+from ..core.kernels import (EMPTY, adjacent, dfs_lowlink, hash_contains, hash_insert, has_sharing_partner, liveness,
+                             percent, random_set_index, region_colours, regions_next_to, winner_player)
 from ..core.options import check_int
 
 NOBODY, BLACK_OWNS, WHITE_OWNS = 0, 1, 2
@@ -164,58 +164,270 @@ def second_stone_mask(board, side, first, ban, quick, on_board, neighbours, degr
 
 
 @njit(cache=True)
-def analyse_asli(board, side, ban, single, on_board, neighbours, degree, mask, owner, danger):
-    """Derived facts and, if ``single``, the legal placements of ``side`` for a single-stone turn.
+def asli_structure(board, on_board, neighbours, degree):
+    """Groups, territories and which touch which, labelled in one pass over the board.
+
+    Returns ``(labels, n_groups, n_regions, colour, order, offsets, pair_start, pair_group,
+    pair_touch, per_colour, partners)``:
+
+    * ``labels[i]``: the group of a stone, or the territory (region) of an empty point, -1 off the
+      board (groups and regions are numbered apart); ``colour[g]``: 1 black, 2 white;
+    * the points of region ``r`` are ``order[offsets[r]:offsets[r + 1]]``, in flood order;
+    * the groups next to region ``r`` are ``pair_group[pair_start[r]:pair_start[r + 1]]``, each once,
+      and ``pair_touch`` says how many points of ``r`` touch each;
+    * ``per_colour[r, c]``: distinct groups of colour ``c + 1`` next to ``r``;
+    * ``partners[g]``: the regions next to ``g`` that touch another group of its colour. A group
+      lives iff it has one; it is in danger iff it has exactly one.
+    """
+    n = board.shape[0]
+    labels = np.full(n, -1, dtype=np.int32)
+    order = np.empty(n, dtype=np.int32)
+    colour = np.empty(n, dtype=np.int8)
+    n_groups = 0
+    for start in range(n):
+        b = board[start]
+        if b == EMPTY or labels[start] >= 0:
+            continue
+        labels[start] = n_groups
+        colour[n_groups] = b
+        order[0] = start
+        top = 1
+        while top > 0:
+            top -= 1
+            cell = order[top]
+            for d in range(degree[cell]):
+                nb = neighbours[cell, d]
+                if board[nb] == b and labels[nb] < 0:
+                    labels[nb] = n_groups
+                    order[top] = nb
+                    top += 1
+        n_groups += 1
+    stamp = np.full(max(n_groups, 1), -1, dtype=np.int32)  # the region that last listed a group
+    last_cell = np.full(max(n_groups, 1), -1, dtype=np.int32)  # the point that last touched it
+    touches = np.zeros(max(n_groups, 1), dtype=np.int32)
+    offsets = np.empty(n + 1, dtype=np.int32)
+    pair_start = np.empty(n + 1, dtype=np.int32)
+    pair_group = np.empty(n * neighbours.shape[1], dtype=np.int32)
+    pair_touch = np.empty(n * neighbours.shape[1], dtype=np.int32)
+    per_colour = np.zeros((n, 2), dtype=np.int32)
+    n_regions = 0
+    tail = 0
+    m = 0
+    for start in range(n):
+        if board[start] != EMPTY or labels[start] >= 0 or not on_board[start]:
+            continue
+        r = n_regions
+        offsets[r] = tail
+        pair_start[r] = m
+        labels[start] = r
+        order[tail] = start
+        tail += 1
+        head = offsets[r]
+        while head < tail:
+            cell = order[head]
+            head += 1
+            for d in range(degree[cell]):
+                nb = neighbours[cell, d]
+                if board[nb] == EMPTY:
+                    if labels[nb] < 0:
+                        labels[nb] = r
+                        order[tail] = nb
+                        tail += 1
+                    continue
+                g = labels[nb]
+                if stamp[g] != r:
+                    stamp[g] = r
+                    touches[g] = 0
+                    pair_group[m] = g
+                    m += 1
+                if last_cell[g] != cell:
+                    last_cell[g] = cell
+                    touches[g] += 1
+        for j in range(pair_start[r], m):
+            g = pair_group[j]
+            pair_touch[j] = touches[g]
+            per_colour[r, colour[g] - 1] += 1
+        n_regions += 1
+    offsets[n_regions] = tail
+    pair_start[n_regions] = m
+    partners = np.zeros(max(n_groups, 1), dtype=np.int32)
+    for r in range(n_regions):
+        for j in range(pair_start[r], pair_start[r + 1]):
+            g = pair_group[j]
+            if per_colour[r, colour[g] - 1] >= 2:
+                partners[g] += 1
+    return labels, n_groups, n_regions, colour, order, offsets, pair_start, pair_group, pair_touch, per_colour, \
+        partners
+
+
+@njit(cache=True)
+def capture_dead(board, foe_colour, structure):
+    """Move every dead group of ``foe_colour`` to the prison; returns ``(groups, stones)``."""
+    labels, n_groups, _, colour, _, _, _, _, _, _, partners = structure
+    groups = 0
+    for g in range(n_groups):
+        groups += colour[g] == foe_colour and partners[g] == 0
+    stones = 0
+    if groups > 0:
+        for i in range(board.shape[0]):
+            if board[i] == foe_colour and partners[labels[i]] == 0:
+                board[i] = EMPTY
+                stones += 1
+    return groups, stones
+
+
+@njit(cache=True)
+def pair_touch_of(structure, r, g):
+    """How many points of region ``r`` touch group ``g`` (0 if none)."""
+    _, _, _, _, _, _, pair_start, pair_group, pair_touch, _, _ = structure
+    for j in range(pair_start[r], pair_start[r + 1]):
+        if pair_group[j] == g:
+            return pair_touch[j]
+    return 0
+
+
+@njit(cache=True)
+def joined_groups_live(structure, r, friends, n_friends, group_start, group_regions, joined_here):
+    """Several friendly groups join through a stone in ``r`` and no other friend touches ``r``:
+    does another region next to one of them touch a friendly group that does not join?"""
+    colour = structure[3]
+    per_colour = structure[9]
+    me = colour[friends[0]] - 1
+    for f in range(n_friends):
+        for j in range(group_start[friends[f]], group_start[friends[f] + 1]):
+            joined_here[group_regions[j]] += 1
+    lives = False
+    for f in range(n_friends):
+        for j in range(group_start[friends[f]], group_start[friends[f] + 1]):
+            r2 = group_regions[j]
+            if r2 != r and per_colour[r2, me] - joined_here[r2] >= 1:
+                lives = True
+    for f in range(n_friends):
+        for j in range(group_start[friends[f]], group_start[friends[f] + 1]):
+            joined_here[group_regions[j]] = 0
+    return lives
+
+
+@njit(cache=True)
+def regions_per_group(structure):
+    """The regions next to each group, in compressed-row form ``(group_start, group_regions)``."""
+    _, n_groups, n_regions, _, _, _, pair_start, pair_group, _, _, _ = structure
+    m = pair_start[n_regions]
+    group_start = np.zeros(n_groups + 1, dtype=np.int32)
+    for j in range(m):
+        group_start[pair_group[j] + 1] += 1
+    for g in range(n_groups):
+        group_start[g + 1] += group_start[g]
+    group_regions = np.empty(m, dtype=np.int32)
+    fill = group_start[:-1].copy()
+    for r in range(n_regions):
+        for j in range(pair_start[r], pair_start[r + 1]):
+            g = pair_group[j]
+            group_regions[fill[g]] = r
+            fill[g] += 1
+    return group_start, group_regions
+
+
+@njit(cache=True)
+def enemy_dies(board, p, foe, structure, disc, low, parent, size, neighbours, degree, part_bits):
+    """Would a stone on ``p`` (in region ``r``, where some enemy group has its only partner region)
+    kill an enemy group? Only such a group can die: it dies if the parts of ``r - p`` it touches
+    hold no other enemy group. ``disc, low, parent, size``: a depth-first search of the empty points
+    with low-links (:func:`dfs_lowlink`): the parts are the subtrees of p's children that p cuts off,
+    and the rest of ``r`` when p is not the root. ``part_bits`` (per group, all zero) is scratch."""
+    labels, _, _, colour, order, offsets, pair_start, pair_group, pair_touch, per_colour, partners = structure
+    r = labels[p]
+    foe_colour = foe + 1
+    cut_off = np.empty(4, dtype=np.int32)  # the children whose subtrees become parts of their own
+    n_cut = 0
+    for d in range(degree[p]):
+        c = neighbours[p, d]
+        if board[c] == EMPTY and parent[c] == p and (parent[p] < 0 or low[c] >= disc[p]):
+            cut_off[n_cut] = c
+            n_cut += 1
+    parts = n_cut + (parent[p] >= 0)
+    if parts == 0:
+        return True  # r is p alone: every enemy group whose only partner region was r dies
+    if parts == 1:
+        # r - p stays one region: an enemy group touching r at p alone loses it; if fewer than two
+        # enemy groups are left in r - p, none of them keeps r as a partner region
+        remaining = per_colour[r, foe]
+        for d in range(degree[p]):
+            nb = neighbours[p, d]
+            if board[nb] != foe_colour:
+                continue
+            g = labels[nb]
+            repeated = False
+            for e in range(d):
+                if labels[neighbours[p, e]] == g and board[neighbours[p, e]] == foe_colour:
+                    repeated = True
+            if repeated or pair_touch_of(structure, r, g) != 1:
+                continue
+            if partners[g] == 1:
+                return True
+            remaining -= 1
+        # with two or more left they keep r - p as a partner region; otherwise the groups that had r
+        # alone (there is one) die
+        return remaining < 2
+    # p cuts r: which parts does each enemy group touch?
+    for j in range(offsets[r], offsets[r + 1]):
+        v = order[j]
+        if v == p:
+            continue
+        part = n_cut  # the rest of r, unless v lies in a cut-off subtree
+        for i in range(n_cut):
+            c = cut_off[i]
+            if disc[c] <= disc[v] < disc[c] + size[c]:
+                part = i
+        for e in range(degree[v]):
+            nb = neighbours[v, e]
+            if board[nb] == foe_colour:
+                part_bits[labels[nb]] |= 1 << part
+    per_part = np.zeros(5, dtype=np.int32)
+    for j in range(pair_start[r], pair_start[r + 1]):
+        g = pair_group[j]
+        if colour[g] == foe_colour:
+            for b in range(parts):
+                per_part[b] += (part_bits[g] >> b) & 1
+    dies = False
+    for j in range(pair_start[r], pair_start[r + 1]):
+        g = pair_group[j]
+        if colour[g] == foe_colour:
+            if partners[g] == 1:
+                keeps = False
+                for b in range(parts):
+                    if (part_bits[g] >> b) & 1 and per_part[b] >= 2:
+                        keeps = True
+                dies = dies or not keeps
+            part_bits[g] = 0
+    return dies
+
+
+@njit(cache=True)
+def analyse_structure(board, side, ban, single, structure, on_board, neighbours, degree, mask, owner, danger):
+    """Derived facts and, if ``single``, the legal placements of ``side`` for a single-stone turn,
+    from :func:`asli_structure` of ``board``.
 
     ``owner`` per empty point: NOBODY, BLACK_OWNS, WHITE_OWNS (its territory's owner); ``danger``
     per stone: its group lives through one region only. Returns ``(all_alive, legal, simulated)``:
-    whether every group lives, the number of legal points and how many needed simulation."""
+    whether every group lives, the number of legal points and how many needed simulation.
+
+    The rule for a stone on ``p`` in region ``r`` when every group lives (the start of every
+    single-stone turn): the new group ``G`` (the stone and the friendly groups next to it) touches
+    every part of ``r - p``, so every other friendly group next to ``r`` shares a part with it and
+    lives, and captures only merge regions. So the stone is legal at once if ``G`` lives before any
+    capture: a friendly group in ``r`` does not join it, or it extends one group (which keeps its
+    partner region elsewhere), or the joining groups have a partner elsewhere. Otherwise it is
+    illegal unless it kills an enemy group (:func:`enemy_dies`), and those few points are simulated
+    exactly (the captures may revive ``G``; minimal incursions and their ban live there).
+    """
+    labels, n_groups, n_regions, colour, order, offsets, pair_start, pair_group, pair_touch, per_colour, \
+        partners = structure
     n = board.shape[0]
-    labels, count, alive, reach = liveness(board, on_board, neighbours, degree)
-    region_labels = np.full(n, -1, dtype=np.int32)
-    group_labels = np.full(n, -1, dtype=np.int32)
-    colour = np.zeros(count, dtype=np.int8)
-    for i in range(n):
-        if labels[i] >= 0:
-            colour[labels[i]] = board[i]
-            if board[i] == EMPTY:
-                region_labels[i] = labels[i]
-            else:
-                group_labels[i] = labels[i]
-    start, adj = region_group_adjacency(region_labels, count, group_labels, count, neighbours, degree)
-    # distinct groups of each colour per region; partner regions per group
-    per_colour = np.zeros((count, 2), dtype=np.int32)
-    for k in range(count):
-        for j in range(start[k], start[k + 1]):
-            per_colour[k, colour[adj[j]] - 1] += 1
-    partners = np.zeros(count, dtype=np.int32)
-    for k in range(count):
-        for j in range(start[k], start[k + 1]):
-            g = adj[j]
-            if per_colour[k, colour[g] - 1] >= 2:
-                partners[g] += 1
-    # the regions next to each group (the pairs above, sorted by group)
-    region_start = np.zeros(count + 1, dtype=np.int32)
-    for j in range(adj.shape[0]):
-        region_start[adj[j] + 1] += 1
-    for g in range(count):
-        region_start[g + 1] += region_start[g]
-    group_regions = np.empty(adj.shape[0], dtype=np.int32)
-    fill = region_start[:-1].copy()
-    for k in range(count):
-        for j in range(start[k], start[k + 1]):
-            group_regions[fill[adj[j]]] = k
-            fill[adj[j]] += 1
-    joined_here = np.zeros(count, dtype=np.int32)  # scratch: joining groups next to each region
-    # groups of each colour for which region k is the only partner region: only they can die
-    # when a stone lands in k
-    dependent = np.zeros((count, 2), dtype=np.int32)
-    for k in range(count):
-        for j in range(start[k], start[k + 1]):
-            g = adj[j]
-            if per_colour[k, colour[g] - 1] >= 2 and partners[g] == 1:
-                dependent[k, colour[g] - 1] += 1
     all_alive = True
+    for g in range(n_groups):
+        if partners[g] == 0:
+            all_alive = False
     for i in range(n):
         owner[i] = NOBODY
         danger[i] = False
@@ -223,184 +435,88 @@ def analyse_asli(board, side, ban, single, on_board, neighbours, degree, mask, o
         if k < 0:
             continue
         if board[i] == EMPTY:
-            if reach[k, 0] != -1 and reach[k, 1] == -1:
+            if per_colour[k, 0] > 0 and per_colour[k, 1] == 0:
                 owner[i] = BLACK_OWNS
-            elif reach[k, 1] != -1 and reach[k, 0] == -1:
+            elif per_colour[k, 1] > 0 and per_colour[k, 0] == 0:
                 owner[i] = WHITE_OWNS
         else:
             danger[i] = partners[k] == 1
-            if not alive[k]:
-                all_alive = False
     if not single:
         return all_alive, 0, 0
-
-    # contact[i, d]: for an empty point i and its neighbour d holding a stone, how many points of
-    # i's region touch that neighbour's group
-    offsets, order = bucket_by_label(region_labels, count)
-    stamp = np.full(count, -1, dtype=np.int32)
-    touches = np.zeros(count, dtype=np.int32)
-    contact = np.zeros(neighbours.shape, dtype=np.int32)
-    for k in range(count):
-        for j in range(offsets[k], offsets[k + 1]):
-            cell = order[j]
-            for d in range(degree[cell]):
-                g = group_labels[neighbours[cell, d]]
-                if g < 0 or seen_before(group_labels, neighbours, cell, d):
-                    continue
-                if stamp[g] != k:
-                    stamp[g] = k
-                    touches[g] = 0
-                touches[g] += 1
-        for j in range(offsets[k], offsets[k + 1]):
-            cell = order[j]
-            for d in range(degree[cell]):
-                g = group_labels[neighbours[cell, d]]
-                if g >= 0:
-                    contact[cell, d] = touches[g]
-
-    cut = cut_cells(region_labels >= 0, neighbours, degree)
     me = side
     foe = 1 - side
+    # enemy groups for which region r is the only partner region: only they can die by a stone in r
+    dependent = np.zeros(max(n_regions, 1), dtype=np.int32)
+    for r in range(n_regions):
+        if per_colour[r, foe] >= 2:
+            for j in range(pair_start[r], pair_start[r + 1]):
+                g = pair_group[j]
+                dependent[r] += colour[g] == foe + 1 and partners[g] == 1
+    friends = np.empty(4, dtype=np.int32)
+    # built when first needed
+    group_start = np.empty(0, dtype=np.int32)
+    group_regions = np.empty(0, dtype=np.int32)
+    joined_here = np.empty(0, dtype=np.int32)
+    disc = np.empty(0, dtype=np.int32)
+    low = disc
+    parent = disc
+    size = disc
+    part_bits = np.empty(0, dtype=np.int32)
     legal = 0
     simulated = 0
-    friends = np.empty(4, dtype=np.int32)
-    lost = np.empty(4, dtype=np.int32)
-    part_of = np.full(n, -1, dtype=np.int32)  # scratch: the part of R - p of each point of R
-    part_bits = np.zeros(count, dtype=np.int32)  # scratch: the parts each enemy group touches
-    stack = np.empty(n, dtype=np.int32)
-    per_part = np.zeros(4, dtype=np.int32)  # scratch: enemy groups per part
     for p in range(n):
         mask[p] = False
-        if region_labels[p] < 0:
+        r = labels[p]
+        if board[p] != EMPTY or r < 0:
             continue
-        k = region_labels[p]
-        decided = False
-        region_size = offsets[k + 1] - offsets[k]
-        if all_alive and (dependent[k, foe] == 0 or not cut[p] or region_size <= 64):
-            # the distinct groups next to p: friends join the new group; an enemy group touching
-            # R at p only loses R, and dies if R was its only partner region
-            n_friends = 0
-            n_lost = 0
-            dying = 0
-            for d in range(degree[p]):
-                g = group_labels[neighbours[p, d]]
-                if g < 0 or seen_before(group_labels, neighbours, p, d):
-                    continue
-                if colour[g] - 1 == me:
+        incursion = per_colour[r, me] == 0 and per_colour[r, foe] > 0
+        if not all_alive:  # not the start of a single-stone turn (a state given by hand): simulate
+            simulated += 1
+            mask[p] = placement_legal(board, side, p, ban and incursion, on_board, neighbours, degree)
+            legal += mask[p]
+            continue
+        n_friends = 0
+        for d in range(degree[p]):
+            nb = neighbours[p, d]
+            if board[nb] == me + 1:
+                g = labels[nb]
+                known = False
+                for f in range(n_friends):
+                    known = known or friends[f] == g
+                if not known:
                     friends[n_friends] = g
                     n_friends += 1
-                elif contact[p, d] == 1:
-                    lost[n_lost] = g
-                    n_lost += 1
-            if dependent[k, foe] == 0:
-                dying = 0  # every enemy group around R lives through another region
-            elif not cut[p]:
-                for f in range(n_lost):
-                    if partners[lost[f]] - (1 if per_colour[k, foe] >= 2 else 0) < 1:
-                        dying += 1
-                if per_colour[k, foe] >= 2 and per_colour[k, foe] - n_lost == 1:
-                    # R - p (one region) keeps a single enemy group: R is no partner region any
-                    # more, and that group dies if it had no other
-                    for j in range(start[k], start[k + 1]):
-                        g = adj[j]
-                        if colour[g] - 1 == foe and partners[g] == 1:
-                            was_lost = False
-                            for f in range(n_lost):
-                                if lost[f] == g:
-                                    was_lost = True
-                            if not was_lost:
-                                dying += 1
-            else:
-                # p cuts a small region: label the parts of R - p, note which parts each enemy
-                # group touches, and count the enemy groups per part
-                parts = 0
-                for d in range(degree[p]):
-                    q = neighbours[p, d]
-                    if region_labels[q] != k or part_of[q] >= 0:
-                        continue
-                    part_of[q] = parts
-                    top = 0
-                    stack[top] = q
-                    top += 1
-                    while top > 0:
-                        top -= 1
-                        v = stack[top]
-                        for e in range(degree[v]):
-                            w = neighbours[v, e]
-                            if w != p and region_labels[w] == k and part_of[w] < 0:
-                                part_of[w] = parts
-                                stack[top] = w
-                                top += 1
-                    parts += 1
-                for j in range(offsets[k], offsets[k + 1]):
-                    v = order[j]
-                    if v == p:
-                        continue
-                    for e in range(degree[v]):
-                        g = group_labels[neighbours[v, e]]
-                        if g >= 0 and colour[g] - 1 == foe:
-                            part_bits[g] |= 1 << part_of[v]
-                per_part[:] = 0
-                for j in range(start[k], start[k + 1]):
-                    g = adj[j]
-                    if colour[g] - 1 == foe:
-                        for b in range(parts):
-                            if (part_bits[g] >> b) & 1:
-                                per_part[b] += 1
-                for j in range(start[k], start[k + 1]):
-                    g = adj[j]
-                    if colour[g] - 1 == foe:
-                        keeps = False
-                        for b in range(parts):
-                            if (part_bits[g] >> b) & 1 and per_part[b] >= 2:
-                                keeps = True
-                        if not keeps and partners[g] - (1 if per_colour[k, foe] >= 2 else 0) < 1:
-                            dying += 1
-                        part_bits[g] = 0
-                for j in range(offsets[k], offsets[k + 1]):
-                    part_of[order[j]] = -1
-            # does the new group live before any capture (captures only add liberties)?
-            status = -1  # unknown
-            if per_colour[k, me] - n_friends >= 1:
-                status = 1  # a friend in R - p shares a region with it
-            elif n_friends == 0:
-                status = 0  # a lone stone with no friend around
-            else:
-                elsewhere = 0
-                for f in range(n_friends):
-                    if partners[friends[f]] - (1 if per_colour[k, me] >= 2 else 0) >= 1:
-                        elsewhere += 1
-                if elsewhere == 0:
-                    status = 0  # no joined group has a partner through another region
-                elif n_friends == 1:
-                    status = 1  # the one it extends keeps its partner elsewhere
-                else:
-                    # several groups join: they live if another region next to one of them
-                    # touches a friendly group that does not join
-                    status = 0
-                    for f in range(n_friends):
-                        for j in range(region_start[friends[f]], region_start[friends[f] + 1]):
-                            joined_here[group_regions[j]] += 1
-                    for f in range(n_friends):
-                        for j in range(region_start[friends[f]], region_start[friends[f] + 1]):
-                            r2 = group_regions[j]
-                            if r2 != k and per_colour[r2, me] - joined_here[r2] >= 1:
-                                status = 1
-                    for f in range(n_friends):
-                        for j in range(region_start[friends[f]], region_start[friends[f] + 1]):
-                            joined_here[group_regions[j]] = 0
-            if status == 1:
-                incursion = reach[k, foe] != -1 and reach[k, me] == -1
-                mask[p] = not (ban and incursion and dying == 1)
-                decided = True
-            elif status == 0 and dying == 0:
-                decided = True  # dead and capturing nothing: illegal
-        if not decided:
-            simulated += 1
-            incursion = reach[k, foe] != -1 and reach[k, me] == -1
-            mask[p] = placement_legal(board, side, p, ban and incursion, on_board, neighbours, degree)
+        if per_colour[r, me] > n_friends or n_friends == 1:
+            lives = True
+        elif n_friends == 0:
+            lives = False
+        else:
+            if group_start.shape[0] == 0:
+                group_start, group_regions = regions_per_group(structure)
+                joined_here = np.zeros(n_regions, dtype=np.int32)
+            lives = joined_groups_live(structure, r, friends, n_friends, group_start, group_regions, joined_here)
+        if lives:
+            mask[p] = True
+            legal += 1
+            continue
+        if dependent[r] == 0:
+            continue  # dead, and capturing nothing
+        if disc.shape[0] == 0:
+            disc, low, parent, size, _ = dfs_lowlink(on_board & (board == EMPTY), neighbours, degree)
+            part_bits = np.zeros(max(n_groups, 1), dtype=np.int32)
+        if not enemy_dies(board, p, foe, structure, disc, low, parent, size, neighbours, degree, part_bits):
+            continue
+        simulated += 1
+        mask[p] = placement_legal(board, side, p, ban and incursion, on_board, neighbours, degree)
         legal += mask[p]
     return all_alive, legal, simulated
+
+
+@njit(cache=True)
+def analyse_asli(board, side, ban, single, on_board, neighbours, degree, mask, owner, danger):
+    """:func:`analyse_structure` of ``board``, labelled here."""
+    return analyse_structure(board, side, ban, single, asli_structure(board, on_board, neighbours, degree),
+                             on_board, neighbours, degree, mask, owner, danger)
 
 
 @njit(cache=True)
@@ -450,12 +566,20 @@ ROLLOUT_TESTS = 6  # candidates a playout turn tests before it asks the exact ma
 @njit(cache=True)
 def compute_mask(board, mask, owner, danger, s, on_board, neighbours, degree):
     """Legal actions of the side to move (the derived planes come along)."""
+    mask_from_structure(board, mask, owner, danger, s, asli_structure(board, on_board, neighbours, degree),
+                        on_board, neighbours, degree)
+
+
+@njit(cache=True)
+def mask_from_structure(board, mask, owner, danger, s, structure, on_board, neighbours, degree):
+    """:func:`compute_mask` with the board's :func:`asli_structure` already labelled."""
     n = board.shape[0]
     side = s[TO_MOVE]
     cells = mask[:n]
     double = s[FIRST_BLACK + side] == 0
     ban = s[LAST_MINIMAL] == 1
-    _, _, simulated = analyse_asli(board, side, ban, not double, on_board, neighbours, degree, cells, owner, danger)
+    _, _, simulated = analyse_structure(board, side, ban, not double, structure, on_board, neighbours, degree,
+                                        cells, owner, danger)
     s[SIMULATED] = simulated
     if double:
         own = 0
@@ -469,7 +593,7 @@ def compute_mask(board, mask, owner, danger, s, on_board, neighbours, degree):
 
 
 @njit(cache=True)
-def _end_turn(board, mask, owner, danger, s, seen, side, minimal, placement, keys, side_key, on_board,
+def _end_turn(board, mask, owner, danger, s, seen, side, minimal, placement, structure, keys, side_key, on_board,
               neighbours, degree):
     s[LAST_MINIMAL] = minimal
     s[TO_MOVE] = 1 - side
@@ -477,11 +601,11 @@ def _end_turn(board, mask, owner, danger, s, seen, side, minimal, placement, key
     if placement and hash_contains(seen, h):  # the position recurs: a draw
         s[TERMINAL] = 1
         s[WINNER] = -1
-        compute_mask(board, mask, owner, danger, s, on_board, neighbours, degree)
+        mask_from_structure(board, mask, owner, danger, s, structure, on_board, neighbours, degree)
         return
     if hash_insert(seen, h):
         s[SEEN_COUNT] += 1
-    compute_mask(board, mask, owner, danger, s, on_board, neighbours, degree)
+    mask_from_structure(board, mask, owner, danger, s, structure, on_board, neighbours, degree)
     for i in range(mask.shape[0]):
         if mask[i]:
             return
@@ -498,23 +622,29 @@ def act(board, mask, owner, danger, s, seen, action, keys, side_key, on_board, n
     if action == n:  # take an enemy stone out of the prison: a whole turn
         s[PRISON_BLACK + 1 - side] -= 1
         s[FIRST_BLACK + side] = 1
-        _end_turn(board, mask, owner, danger, s, seen, side, False, False, keys, side_key, on_board,
-                  neighbours, degree)
+        _end_turn(board, mask, owner, danger, s, seen, side, False, False,
+                  asli_structure(board, on_board, neighbours, degree), keys, side_key, on_board, neighbours, degree)
         return
     incursion = owner[action] == 2 - side  # the territory's owner before the stone lands
-    groups, stones, _ = place_and_capture(board, side, action, on_board, neighbours, degree)
+    board[action] = side + 1
+    # the labelling after the stone shows the dead enemy groups; it serves the next mask too
+    # unless stones were captured
+    structure = asli_structure(board, on_board, neighbours, degree)
+    groups, stones = capture_dead(board, 2 - side, structure)
+    if stones > 0:
+        structure = asli_structure(board, on_board, neighbours, degree)
     s[PRISON_BLACK + 1 - side] += stones
     minimal = incursion and groups == 1
     if s[PENDING] < 0 and s[FIRST_BLACK + side] == 0:  # the first stone of a pair
         s[PENDING] = action
         s[PENDING_MINIMAL] = minimal
-        compute_mask(board, mask, owner, danger, s, on_board, neighbours, degree)
+        mask_from_structure(board, mask, owner, danger, s, structure, on_board, neighbours, degree)
         return
     minimal = minimal or (s[PENDING] >= 0 and s[PENDING_MINIMAL] == 1)
     s[PENDING] = -1
     s[PENDING_MINIMAL] = 0
     s[FIRST_BLACK + side] = 1
-    _end_turn(board, mask, owner, danger, s, seen, side, minimal, True, keys, side_key, on_board,
+    _end_turn(board, mask, owner, danger, s, seen, side, minimal, True, structure, keys, side_key, on_board,
               neighbours, degree)
 
 
