@@ -72,3 +72,30 @@ def test_counting_rule_agrees_with_simulation_on_large_boards(size):
     print(f"{checked} positions, {simulated / checked:.2f} points simulated per position")
     assert checked > 100
     assert simulated < 0.1 * checked * size * size  # the counting rule decides most points
+
+
+@pytest.mark.parametrize("size", [4, 5, 6, 7])
+def test_mask_agrees_with_simulation_on_random_boards(size):
+    """Random boards where every group lives (the start of a single-stone turn, but shapes that
+    random play seldom builds), both sides, ban on and off: the mask against simulating each point."""
+    from territory_envs.games.asli import analyse_asli, asli_structure, single_turn_legal
+    geo = make_game("asli", board_size=size).geometry
+    n = geo.num_cells
+    rng = np.random.default_rng(1000 + size)
+    checked = legal = 0
+    while checked < 300:
+        board = np.where(rng.random(n) < rng.uniform(0.3, 0.75), rng.integers(1, 3, n), 0).astype(np.int8)
+        st = asli_structure(board, geo.on_board, geo.neighbours, geo.degree)
+        if st.n_groups == 0 or (st.partners[:st.n_groups] == 0).any():
+            continue
+        for side in (0, 1):
+            for ban in (False, True):
+                fast = np.zeros(n, bool)
+                analyse_asli(board, side, ban, True, geo.on_board, geo.neighbours, geo.degree, fast,
+                             np.zeros(n, np.int8), np.zeros(n, bool))
+                direct = [board[p] == 0 and single_turn_legal(board, side, p, ban, geo.on_board, geo.neighbours,
+                                                              geo.degree) for p in range(n)]
+                assert fast.tolist() == direct, (board.reshape(size, size), side, ban)
+                legal += sum(direct)
+        checked += 1
+    assert legal > 0

@@ -173,50 +173,60 @@ def dfs_lowlink(member, neighbours, degree):
     A cell ``p`` separates its component iff it is a root with two or more tree children, or has
     a child ``c`` with ``low[c] >= disc[p]`` (see :func:`cut_cells`)."""
     n = member.shape[0]
-    disc = np.full(n, -1, dtype=np.int32)
-    low = np.zeros(n, dtype=np.int32)
-    parent = np.full(n, -1, dtype=np.int32)
-    size = np.zeros(n, dtype=np.int32)
-    next_nb = np.zeros(n, dtype=np.int32)
-    stack = np.empty(n, dtype=np.int32)
-    order = np.empty(n, dtype=np.int32)
+    disc, low, parent, size, next_nb, stack, order = lowlink_arrays(n)
     clock = 0
     for root in range(n):
-        if not member[root] or disc[root] >= 0:
-            continue
-        disc[root] = clock
-        low[root] = clock
-        order[clock] = root
-        clock += 1
-        size[root] = 1
-        stack[0] = root
-        top = 1
-        while top > 0:
-            v = stack[top - 1]
-            if next_nb[v] < degree[v]:
-                w = neighbours[v, next_nb[v]]
-                next_nb[v] += 1
-                if not member[w]:
-                    continue
-                if disc[w] < 0:
-                    parent[w] = v
-                    disc[w] = clock
-                    low[w] = clock
-                    order[clock] = w
-                    clock += 1
-                    size[w] = 1
-                    stack[top] = w
-                    top += 1
-                elif w != parent[v] and disc[w] < low[v]:
-                    low[v] = disc[w]
-            else:
-                top -= 1
-                p = parent[v]
-                if p >= 0:
-                    if low[v] < low[p]:
-                        low[p] = low[v]
-                    size[p] += size[v]
+        if member[root] and disc[root] < 0:
+            clock = lowlink_component(member, root, neighbours, degree, disc, low, parent, size, next_nb, stack,
+                                      order, clock)
     return disc, low, parent, size, order[:clock]
+
+
+@njit(cache=True)
+def lowlink_arrays(n):
+    """Fresh ``(disc, low, parent, size, next_nb, stack, order)`` for :func:`lowlink_component`."""
+    return (np.full(n, -1, dtype=np.int32), np.zeros(n, dtype=np.int32), np.full(n, -1, dtype=np.int32),
+            np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int32), np.empty(n, dtype=np.int32),
+            np.empty(n, dtype=np.int32))
+
+
+@njit(cache=True)
+def lowlink_component(member, root, neighbours, degree, disc, low, parent, size, next_nb, stack, order, clock):
+    """The search of :func:`dfs_lowlink` over the one component of ``root`` (so a caller can
+    search only the components it asks about), numbering from ``clock``; returns the next clock."""
+    disc[root] = clock
+    low[root] = clock
+    order[clock] = root
+    clock += 1
+    size[root] = 1
+    stack[0] = root
+    top = 1
+    while top > 0:
+        v = stack[top - 1]
+        if next_nb[v] < degree[v]:
+            w = neighbours[v, next_nb[v]]
+            next_nb[v] += 1
+            if not member[w]:
+                continue
+            if disc[w] < 0:
+                parent[w] = v
+                disc[w] = clock
+                low[w] = clock
+                order[clock] = w
+                clock += 1
+                size[w] = 1
+                stack[top] = w
+                top += 1
+            elif w != parent[v] and disc[w] < low[v]:
+                low[v] = disc[w]
+        else:
+            top -= 1
+            p = parent[v]
+            if p >= 0:
+                if low[v] < low[p]:
+                    low[p] = low[v]
+                size[p] += size[v]
+    return clock
 
 
 @njit(cache=True)

@@ -23,18 +23,21 @@ Black and White play on a square board (4 neighbours); off the board lies the pr
 * Komi pie: ``komi`` black stones start in the prison, each one an extra action for White.
 
 The legal mask. At the start of every turn after the first ones, every group is alive. A stone on
-``p`` in region ``R`` changes only ``R`` and the groups around it, and the new group touches every
-part of ``R - p``: so every other friendly group next to ``R`` shares a part with it, and the stone is
-legal at once if the new group lives before any capture (captures only merge regions). That takes
+``p`` in region ``R`` changes only ``R`` and the groups around it, and the new group ``G`` touches
+every part of ``R - p``: so every other friendly group next to ``R`` shares a part with it, and the
+stone is legal at once if ``G`` lives before any capture (captures only merge regions). That takes
 counts made in one labelling pass (:func:`asli_structure`): the distinct groups of each colour per
-region, the partner regions per group, the points of ``R`` each group touches. A stone that lives
-is legal; one that does not is illegal unless it kills an enemy group (:func:`enemy_dies`: only
-a group whose one partner region is ``R`` can die, and the parts of ``R - p`` come from a depth-first
-search with low-links), and only those few points are simulated exactly, since the captures may
-revive the stone and minimal incursions and their ban live there. First turns are simulated. The
-differential tests compare the whole mask with the reference engine at every step.
+region, the partner regions per group, the points of ``R`` each group touches. A stone whose group
+does not live is legal iff it kills enemy groups (:func:`dying_groups`: only a group whose one
+partner region is ``R`` can die; the parts of ``R - p`` come from a depth-first search of ``R`` with
+low-links) whose removal revives ``G`` (:func:`captures_revive`), and it is no minimal incursion
+under the ban. Each point costs constant time except those few, which cost the size of ``R`` and
+of the dying groups: no point is simulated. First turns are simulated. Tests compare the mask
+with the reference engine at every step of random games and with simulating every point.
 """
 from __future__ import annotations
+
+from collections import namedtuple
 
 import numpy as np
 from numba import njit, prange
@@ -42,8 +45,8 @@ from numba import njit, prange
 from ..core.batch import after_action
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
-from ..core.kernels import (EMPTY, adjacent, dfs_lowlink, hash_contains, hash_insert, has_sharing_partner, liveness,
-                             percent, random_set_index, region_colours, regions_next_to, winner_player)
+from ..core.kernels import (EMPTY, adjacent, hash_contains, hash_insert, has_sharing_partner, liveness, lowlink_arrays,
+                             lowlink_component, percent, random_set_index, region_colours, regions_next_to, winner_player)
 from ..core.options import check_int
 
 NOBODY, BLACK_OWNS, WHITE_OWNS = 0, 1, 2
@@ -163,16 +166,20 @@ def second_stone_mask(board, side, first, ban, quick, on_board, neighbours, degr
             mask[p] = single_turn_legal(board, side, p, ban, on_board, neighbours, degree)
 
 
+# The board's groups and territories, labelled once per turn (see :func:`asli_structure`).
+Structure = namedtuple("Structure", [
+    "labels", "n_groups", "n_regions", "colour", "group_cells", "group_offsets", "region_cells",
+    "region_offsets", "pair_start", "pair_group", "pair_touch", "per_colour", "partners"])
+
+
 @njit(cache=True)
 def asli_structure(board, on_board, neighbours, degree):
-    """Groups, territories and which touch which, labelled in one pass over the board.
+    """Groups, territories (regions) and which touch which, labelled in one pass over the board.
 
-    Returns ``(labels, n_groups, n_regions, colour, order, offsets, pair_start, pair_group,
-    pair_touch, per_colour, partners)``:
-
-    * ``labels[i]``: the group of a stone, or the territory (region) of an empty point, -1 off the
-      board (groups and regions are numbered apart); ``colour[g]``: 1 black, 2 white;
-    * the points of region ``r`` are ``order[offsets[r]:offsets[r + 1]]``, in flood order;
+    * ``labels[i]``: the group of a stone, or the region of an empty point, -1 off the board
+      (groups and regions are numbered apart); ``colour[g]``: 1 black, 2 white;
+    * the stones of group ``g`` are ``group_cells[group_offsets[g]:group_offsets[g + 1]]``, the
+      points of region ``r`` likewise in ``region_cells``;
     * the groups next to region ``r`` are ``pair_group[pair_start[r]:pair_start[r + 1]]``, each once,
       and ``pair_touch`` says how many points of ``r`` touch each;
     * ``per_colour[r, c]``: distinct groups of colour ``c + 1`` next to ``r``;
@@ -181,31 +188,38 @@ def asli_structure(board, on_board, neighbours, degree):
     """
     n = board.shape[0]
     labels = np.full(n, -1, dtype=np.int32)
-    order = np.empty(n, dtype=np.int32)
     colour = np.empty(n, dtype=np.int8)
+    group_cells = np.empty(n, dtype=np.int32)
+    group_offsets = np.empty(n + 1, dtype=np.int32)
     n_groups = 0
+    tail = 0
     for start in range(n):
         b = board[start]
         if b == EMPTY or labels[start] >= 0:
             continue
+        group_offsets[n_groups] = tail
         labels[start] = n_groups
         colour[n_groups] = b
-        order[0] = start
-        top = 1
-        while top > 0:
-            top -= 1
-            cell = order[top]
+        group_cells[tail] = start
+        tail += 1
+        head = group_offsets[n_groups]
+        while head < tail:
+            cell = group_cells[head]
+            head += 1
             for d in range(degree[cell]):
                 nb = neighbours[cell, d]
                 if board[nb] == b and labels[nb] < 0:
                     labels[nb] = n_groups
-                    order[top] = nb
-                    top += 1
+                    group_cells[tail] = nb
+                    tail += 1
         n_groups += 1
-    stamp = np.full(max(n_groups, 1), -1, dtype=np.int32)  # the region that last listed a group
-    last_cell = np.full(max(n_groups, 1), -1, dtype=np.int32)  # the point that last touched it
-    touches = np.zeros(max(n_groups, 1), dtype=np.int32)
-    offsets = np.empty(n + 1, dtype=np.int32)
+    group_offsets[n_groups] = tail
+    slots = max(n_groups, 1)
+    stamp = np.full(slots, -1, dtype=np.int32)  # the region that last listed a group
+    last_cell = np.full(slots, -1, dtype=np.int32)  # the point that last touched it
+    touches = np.zeros(slots, dtype=np.int32)
+    region_cells = np.empty(n, dtype=np.int32)
+    region_offsets = np.empty(n + 1, dtype=np.int32)
     pair_start = np.empty(n + 1, dtype=np.int32)
     pair_group = np.empty(n * neighbours.shape[1], dtype=np.int32)
     pair_touch = np.empty(n * neighbours.shape[1], dtype=np.int32)
@@ -217,21 +231,21 @@ def asli_structure(board, on_board, neighbours, degree):
         if board[start] != EMPTY or labels[start] >= 0 or not on_board[start]:
             continue
         r = n_regions
-        offsets[r] = tail
+        region_offsets[r] = tail
         pair_start[r] = m
         labels[start] = r
-        order[tail] = start
+        region_cells[tail] = start
         tail += 1
-        head = offsets[r]
+        head = region_offsets[r]
         while head < tail:
-            cell = order[head]
+            cell = region_cells[head]
             head += 1
             for d in range(degree[cell]):
                 nb = neighbours[cell, d]
                 if board[nb] == EMPTY:
                     if labels[nb] < 0:
                         labels[nb] = r
-                        order[tail] = nb
+                        region_cells[tail] = nb
                         tail += 1
                     continue
                 g = labels[nb]
@@ -248,95 +262,69 @@ def asli_structure(board, on_board, neighbours, degree):
             pair_touch[j] = touches[g]
             per_colour[r, colour[g] - 1] += 1
         n_regions += 1
-    offsets[n_regions] = tail
+    region_offsets[n_regions] = tail
     pair_start[n_regions] = m
-    partners = np.zeros(max(n_groups, 1), dtype=np.int32)
+    partners = np.zeros(slots, dtype=np.int32)
     for r in range(n_regions):
         for j in range(pair_start[r], pair_start[r + 1]):
             g = pair_group[j]
             if per_colour[r, colour[g] - 1] >= 2:
                 partners[g] += 1
-    return labels, n_groups, n_regions, colour, order, offsets, pair_start, pair_group, pair_touch, per_colour, \
-        partners
+    return Structure(labels, n_groups, n_regions, colour, group_cells, group_offsets, region_cells, region_offsets,
+                     pair_start, pair_group, pair_touch, per_colour, partners)
 
 
 @njit(cache=True)
-def capture_dead(board, foe_colour, structure):
+def capture_dead(board, foe_colour, st):
     """Move every dead group of ``foe_colour`` to the prison; returns ``(groups, stones)``."""
-    labels, n_groups, _, colour, _, _, _, _, _, _, partners = structure
     groups = 0
-    for g in range(n_groups):
-        groups += colour[g] == foe_colour and partners[g] == 0
     stones = 0
-    if groups > 0:
-        for i in range(board.shape[0]):
-            if board[i] == foe_colour and partners[labels[i]] == 0:
-                board[i] = EMPTY
+    for g in range(st.n_groups):
+        if st.colour[g] == foe_colour and st.partners[g] == 0:
+            groups += 1
+            for j in range(st.group_offsets[g], st.group_offsets[g + 1]):
+                board[st.group_cells[j]] = EMPTY
                 stones += 1
     return groups, stones
 
 
 @njit(cache=True)
-def pair_touch_of(structure, r, g):
+def pair_touch_of(st, r, g):
     """How many points of region ``r`` touch group ``g`` (0 if none)."""
-    _, _, _, _, _, _, pair_start, pair_group, pair_touch, _, _ = structure
-    for j in range(pair_start[r], pair_start[r + 1]):
-        if pair_group[j] == g:
-            return pair_touch[j]
+    for j in range(st.pair_start[r], st.pair_start[r + 1]):
+        if st.pair_group[j] == g:
+            return st.pair_touch[j]
     return 0
 
 
 @njit(cache=True)
-def joined_groups_live(structure, r, friends, n_friends, group_start, group_regions, joined_here):
-    """Several friendly groups join through a stone in ``r`` and no other friend touches ``r``:
-    does another region next to one of them touch a friendly group that does not join?"""
-    colour = structure[3]
-    per_colour = structure[9]
-    me = colour[friends[0]] - 1
-    for f in range(n_friends):
-        for j in range(group_start[friends[f]], group_start[friends[f] + 1]):
-            joined_here[group_regions[j]] += 1
-    lives = False
-    for f in range(n_friends):
-        for j in range(group_start[friends[f]], group_start[friends[f] + 1]):
-            r2 = group_regions[j]
-            if r2 != r and per_colour[r2, me] - joined_here[r2] >= 1:
-                lives = True
-    for f in range(n_friends):
-        for j in range(group_start[friends[f]], group_start[friends[f] + 1]):
-            joined_here[group_regions[j]] = 0
-    return lives
-
-
-@njit(cache=True)
-def regions_per_group(structure):
+def regions_per_group(st):
     """The regions next to each group, in compressed-row form ``(group_start, group_regions)``."""
-    _, n_groups, n_regions, _, _, _, pair_start, pair_group, _, _, _ = structure
-    m = pair_start[n_regions]
-    group_start = np.zeros(n_groups + 1, dtype=np.int32)
+    m = st.pair_start[st.n_regions]
+    group_start = np.zeros(st.n_groups + 1, dtype=np.int32)
     for j in range(m):
-        group_start[pair_group[j] + 1] += 1
-    for g in range(n_groups):
+        group_start[st.pair_group[j] + 1] += 1
+    for g in range(st.n_groups):
         group_start[g + 1] += group_start[g]
     group_regions = np.empty(m, dtype=np.int32)
     fill = group_start[:-1].copy()
-    for r in range(n_regions):
-        for j in range(pair_start[r], pair_start[r + 1]):
-            g = pair_group[j]
+    for r in range(st.n_regions):
+        for j in range(st.pair_start[r], st.pair_start[r + 1]):
+            g = st.pair_group[j]
             group_regions[fill[g]] = r
             fill[g] += 1
     return group_start, group_regions
 
 
 @njit(cache=True)
-def enemy_dies(board, p, foe, structure, disc, low, parent, size, neighbours, degree, part_bits):
-    """Would a stone on ``p`` (in region ``r``, where some enemy group has its only partner region)
-    kill an enemy group? Only such a group can die: it dies if the parts of ``r - p`` it touches
-    hold no other enemy group. ``disc, low, parent, size``: a depth-first search of the empty points
-    with low-links (:func:`dfs_lowlink`): the parts are the subtrees of p's children that p cuts off,
-    and the rest of ``r`` when p is not the root. ``part_bits`` (per group, all zero) is scratch."""
-    labels, _, _, colour, order, offsets, pair_start, pair_group, pair_touch, per_colour, partners = structure
-    r = labels[p]
+def dying_groups(board, p, foe, st, disc, low, parent, size, neighbours, degree, part_bits, dying):
+    """The enemy groups that a stone on ``p`` (in region ``r``) kills, into ``dying``; returns how
+    many. Only a group whose one partner region is ``r`` can die: it dies if the parts of ``r - p``
+    it touches hold no other enemy group. ``disc, low, parent, size``: a depth-first search of
+    ``r`` with low-links (:func:`lowlink_component`): the parts are the subtrees of p's children
+    that p cuts off, and the rest of ``r`` when p is not the root. ``part_bits`` (per group, all
+    zero) is scratch."""
+    r = st.labels[p]
     foe_colour = foe + 1
     cut_off = np.empty(4, dtype=np.int32)  # the children whose subtrees become parts of their own
     n_cut = 0
@@ -346,32 +334,35 @@ def enemy_dies(board, p, foe, structure, disc, low, parent, size, neighbours, de
             cut_off[n_cut] = c
             n_cut += 1
     parts = n_cut + (parent[p] >= 0)
-    if parts == 0:
-        return True  # r is p alone: every enemy group whose only partner region was r dies
+    count = 0
     if parts == 1:
-        # r - p stays one region: an enemy group touching r at p alone loses it; if fewer than two
-        # enemy groups are left in r - p, none of them keeps r as a partner region
-        remaining = per_colour[r, foe]
+        # r - p stays one region: an enemy group touching r at p alone loses it; with two or more
+        # enemy groups left in r - p these keep it as a partner region, with fewer none does
+        remaining = st.per_colour[r, foe]
         for d in range(degree[p]):
             nb = neighbours[p, d]
             if board[nb] != foe_colour:
                 continue
-            g = labels[nb]
+            g = st.labels[nb]
             repeated = False
             for e in range(d):
-                if labels[neighbours[p, e]] == g and board[neighbours[p, e]] == foe_colour:
-                    repeated = True
-            if repeated or pair_touch_of(structure, r, g) != 1:
-                continue
-            if partners[g] == 1:
-                return True
-            remaining -= 1
-        # with two or more left they keep r - p as a partner region; otherwise the groups that had r
-        # alone (there is one) die
-        return remaining < 2
-    # p cuts r: which parts does each enemy group touch?
-    for j in range(offsets[r], offsets[r + 1]):
-        v = order[j]
+                repeated = repeated or (board[neighbours[p, e]] == foe_colour and st.labels[neighbours[p, e]] == g)
+            if not repeated and pair_touch_of(st, r, g) == 1:
+                remaining -= 1
+                if st.partners[g] == 1:
+                    dying[count] = g
+                    count += 1
+        if remaining < 2:
+            count = 0  # every group that had r alone dies, lost or left
+            for j in range(st.pair_start[r], st.pair_start[r + 1]):
+                g = st.pair_group[j]
+                if st.colour[g] == foe_colour and st.partners[g] == 1:
+                    dying[count] = g
+                    count += 1
+        return count
+    # r is p alone (no parts) or p cuts r: which parts does each enemy group touch?
+    for j in range(st.region_offsets[r], st.region_offsets[r + 1]):
+        v = st.region_cells[j]
         if v == p:
             continue
         part = n_cut  # the rest of r, unless v lies in a cut-off subtree
@@ -382,29 +373,82 @@ def enemy_dies(board, p, foe, structure, disc, low, parent, size, neighbours, de
         for e in range(degree[v]):
             nb = neighbours[v, e]
             if board[nb] == foe_colour:
-                part_bits[labels[nb]] |= 1 << part
+                part_bits[st.labels[nb]] |= 1 << part
     per_part = np.zeros(5, dtype=np.int32)
-    for j in range(pair_start[r], pair_start[r + 1]):
-        g = pair_group[j]
-        if colour[g] == foe_colour:
+    for j in range(st.pair_start[r], st.pair_start[r + 1]):
+        g = st.pair_group[j]
+        if st.colour[g] == foe_colour:
             for b in range(parts):
                 per_part[b] += (part_bits[g] >> b) & 1
-    dies = False
-    for j in range(pair_start[r], pair_start[r + 1]):
-        g = pair_group[j]
-        if colour[g] == foe_colour:
-            if partners[g] == 1:
+    for j in range(st.pair_start[r], st.pair_start[r + 1]):
+        g = st.pair_group[j]
+        if st.colour[g] == foe_colour:
+            if st.partners[g] == 1:
                 keeps = False
                 for b in range(parts):
-                    if (part_bits[g] >> b) & 1 and per_part[b] >= 2:
-                        keeps = True
-                dies = dies or not keeps
+                    keeps = keeps or ((part_bits[g] >> b) & 1 == 1 and per_part[b] >= 2)
+                if not keeps:
+                    dying[count] = g
+                    count += 1
             part_bits[g] = 0
-    return dies
+    return count
 
 
 @njit(cache=True)
-def analyse_structure(board, side, ban, single, structure, on_board, neighbours, degree, mask, owner, danger):
+def captures_revive(board, me, r, friends, n_friends, st, dying, n_dying, group_start, group_regions, neighbours,
+                    degree):
+    """A stone in region ``r`` joins ``friends`` into a group ``G`` that has no partner region, and
+    kills the groups ``dying``. Each dying group touches ``r``, so once it is gone its points, the
+    regions around it and the parts of ``r`` merge into regions next to ``G``: ``G`` lives iff a
+    friendly group outside ``G`` touches a dying group's stones or another region next to one."""
+    for i in range(n_dying):
+        c = dying[i]
+        for j in range(st.group_offsets[c], st.group_offsets[c + 1]):
+            v = st.group_cells[j]
+            for d in range(degree[v]):
+                nb = neighbours[v, d]
+                if board[nb] == me + 1 and not is_listed(st.labels[nb], friends, n_friends):
+                    return True
+        for j in range(group_start[c], group_start[c + 1]):
+            r2 = group_regions[j]
+            if r2 != r and friend_outside(st, me, r2, friends, n_friends, group_start, group_regions):
+                return True
+    return False
+
+
+@njit(cache=True)
+def is_listed(g, items, count):
+    for i in range(count):
+        if items[i] == g:
+            return True
+    return False
+
+
+@njit(cache=True)
+def joined_groups_live(st, me, r, friends, n_friends, group_start, group_regions):
+    """Several friendly groups join through a stone in ``r`` and no other friend touches ``r``:
+    does another region next to one of them touch a friendly group that does not join?"""
+    for f in range(n_friends):
+        for j in range(group_start[friends[f]], group_start[friends[f] + 1]):
+            r2 = group_regions[j]
+            if r2 != r and friend_outside(st, me, r2, friends, n_friends, group_start, group_regions):
+                return True
+    return False
+
+
+@njit(cache=True)
+def friend_outside(st, me, r2, friends, n_friends, group_start, group_regions):
+    """Does region ``r2`` touch a friendly group other than ``friends`` (more friendly groups
+    than the friends next to it)?"""
+    joined = 0
+    for f in range(n_friends):
+        for k in range(group_start[friends[f]], group_start[friends[f] + 1]):
+            joined += group_regions[k] == r2
+    return st.per_colour[r2, me] > joined
+
+
+@njit(cache=True)
+def analyse_structure(board, side, ban, single, st, on_board, neighbours, degree, mask, owner, danger):
     """Derived facts and, if ``single``, the legal placements of ``side`` for a single-stone turn,
     from :func:`asli_structure` of ``board``.
 
@@ -415,62 +459,61 @@ def analyse_structure(board, side, ban, single, structure, on_board, neighbours,
     The rule for a stone on ``p`` in region ``r`` when every group lives (the start of every
     single-stone turn): the new group ``G`` (the stone and the friendly groups next to it) touches
     every part of ``r - p``, so every other friendly group next to ``r`` shares a part with it and
-    lives, and captures only merge regions. So the stone is legal at once if ``G`` lives before any
-    capture: a friendly group in ``r`` does not join it, or it extends one group (which keeps its
-    partner region elsewhere), or the joining groups have a partner elsewhere. Otherwise it is
-    illegal unless it kills an enemy group (:func:`enemy_dies`), and those few points are simulated
-    exactly (the captures may revive ``G``; minimal incursions and their ban live there).
+    lives, and captures only merge regions. So the stone is legal if ``G`` lives before any capture
+    (a friendly group in ``r`` does not join it, or it extends one group, which keeps its partner
+    region elsewhere, or the joining groups have a partner elsewhere), and otherwise iff it kills
+    enemy groups (:func:`dying_groups`) whose removal revives ``G`` (:func:`captures_revive`) and
+    it is not a minimal incursion under the ban. Other positions (a hand-made state with a dead
+    group) are simulated point by point.
     """
-    labels, n_groups, n_regions, colour, order, offsets, pair_start, pair_group, pair_touch, per_colour, \
-        partners = structure
     n = board.shape[0]
     all_alive = True
-    for g in range(n_groups):
-        if partners[g] == 0:
+    for g in range(st.n_groups):
+        if st.partners[g] == 0:
             all_alive = False
     for i in range(n):
         owner[i] = NOBODY
         danger[i] = False
-        k = labels[i]
+        k = st.labels[i]
         if k < 0:
             continue
         if board[i] == EMPTY:
-            if per_colour[k, 0] > 0 and per_colour[k, 1] == 0:
+            if st.per_colour[k, 0] > 0 and st.per_colour[k, 1] == 0:
                 owner[i] = BLACK_OWNS
-            elif per_colour[k, 1] > 0 and per_colour[k, 0] == 0:
+            elif st.per_colour[k, 1] > 0 and st.per_colour[k, 0] == 0:
                 owner[i] = WHITE_OWNS
         else:
-            danger[i] = partners[k] == 1
+            danger[i] = st.partners[k] == 1
     if not single:
         return all_alive, 0, 0
     me = side
     foe = 1 - side
     # enemy groups for which region r is the only partner region: only they can die by a stone in r
-    dependent = np.zeros(max(n_regions, 1), dtype=np.int32)
-    for r in range(n_regions):
-        if per_colour[r, foe] >= 2:
-            for j in range(pair_start[r], pair_start[r + 1]):
-                g = pair_group[j]
-                dependent[r] += colour[g] == foe + 1 and partners[g] == 1
+    dependent = np.zeros(max(st.n_regions, 1), dtype=np.int32)
+    for r in range(st.n_regions):
+        if st.per_colour[r, foe] >= 2:
+            for j in range(st.pair_start[r], st.pair_start[r + 1]):
+                g = st.pair_group[j]
+                dependent[r] += st.colour[g] == foe + 1 and st.partners[g] == 1
     friends = np.empty(4, dtype=np.int32)
-    # built when first needed
+    # built when first needed: the regions of each group; low-links of the regions searched so far
     group_start = np.empty(0, dtype=np.int32)
-    group_regions = np.empty(0, dtype=np.int32)
-    joined_here = np.empty(0, dtype=np.int32)
-    disc = np.empty(0, dtype=np.int32)
-    low = disc
-    parent = disc
-    size = disc
-    part_bits = np.empty(0, dtype=np.int32)
+    group_regions = group_start
+    disc = group_start
+    low, parent, size, next_nb, stack, visit = disc, disc, disc, disc, disc, disc
+    member = np.empty(0, dtype=np.bool_)
+    part_bits = group_start
+    dying = group_start
+    clock = 0
     legal = 0
     simulated = 0
     for p in range(n):
         mask[p] = False
-        r = labels[p]
+        r = st.labels[p]
         if board[p] != EMPTY or r < 0:
             continue
-        incursion = per_colour[r, me] == 0 and per_colour[r, foe] > 0
-        if not all_alive:  # not the start of a single-stone turn (a state given by hand): simulate
+        incursion = st.per_colour[r, me] == 0 and st.per_colour[r, foe] > 0
+        if not all_alive:
             simulated += 1
             mask[p] = placement_legal(board, side, p, ban and incursion, on_board, neighbours, degree)
             legal += mask[p]
@@ -478,37 +521,38 @@ def analyse_structure(board, side, ban, single, structure, on_board, neighbours,
         n_friends = 0
         for d in range(degree[p]):
             nb = neighbours[p, d]
-            if board[nb] == me + 1:
-                g = labels[nb]
-                known = False
-                for f in range(n_friends):
-                    known = known or friends[f] == g
-                if not known:
-                    friends[n_friends] = g
-                    n_friends += 1
-        if per_colour[r, me] > n_friends or n_friends == 1:
-            lives = True
-        elif n_friends == 0:
-            lives = False
-        else:
+            if board[nb] == me + 1 and not is_listed(st.labels[nb], friends, n_friends):
+                friends[n_friends] = st.labels[nb]
+                n_friends += 1
+        if st.per_colour[r, me] > n_friends or n_friends == 1:
+            mask[p] = True  # a friend in r - p shares a part with G, or G extends a living group
+            legal += 1
+            continue
+        if n_friends >= 2 or dependent[r] > 0:
             if group_start.shape[0] == 0:
-                group_start, group_regions = regions_per_group(structure)
-                joined_here = np.zeros(n_regions, dtype=np.int32)
-            lives = joined_groups_live(structure, r, friends, n_friends, group_start, group_regions, joined_here)
-        if lives:
+                group_start, group_regions = regions_per_group(st)
+        if n_friends >= 2 and joined_groups_live(st, me, r, friends, n_friends, group_start, group_regions):
             mask[p] = True
             legal += 1
             continue
         if dependent[r] == 0:
-            continue  # dead, and capturing nothing
+            continue  # G is dead and captures nothing
         if disc.shape[0] == 0:
-            disc, low, parent, size, _ = dfs_lowlink(on_board & (board == EMPTY), neighbours, degree)
-            part_bits = np.zeros(max(n_groups, 1), dtype=np.int32)
-        if not enemy_dies(board, p, foe, structure, disc, low, parent, size, neighbours, degree, part_bits):
-            continue
-        simulated += 1
-        mask[p] = placement_legal(board, side, p, ban and incursion, on_board, neighbours, degree)
-        legal += mask[p]
+            disc, low, parent, size, next_nb, stack, visit = lowlink_arrays(n)
+            member = on_board & (board == EMPTY)
+            part_bits = np.zeros(max(st.n_groups, 1), dtype=np.int32)
+            dying = np.empty(max(st.n_groups, 1), dtype=np.int32)
+        root = st.region_cells[st.region_offsets[r]]
+        if disc[root] < 0:
+            clock = lowlink_component(member, root, neighbours, degree, disc, low, parent, size, next_nb, stack,
+                                      visit, clock)
+        n_dying = dying_groups(board, p, foe, st, disc, low, parent, size, neighbours, degree, part_bits, dying)
+        if n_dying == 0 or (ban and incursion and n_dying == 1):
+            continue  # no capture, or a banned minimal incursion
+        if captures_revive(board, me, r, friends, n_friends, st, dying, n_dying, group_start, group_regions,
+                           neighbours, degree):
+            mask[p] = True
+            legal += 1
     return all_alive, legal, simulated
 
 
