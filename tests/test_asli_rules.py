@@ -172,6 +172,12 @@ def test_infos_carry_the_prison():
         env.step(cell(env.unwrapped.state, move))
     env.step(remove(env.unwrapped.state))
     assert env.infos["player_1"]["prison"] == {"black": 1, "white": 0}
+    # a capture moves the prison too, and the infos follow at that step
+    env = asli_v0.env(board_size=4)
+    env.reset(options={"state": asli_position(BEFORE_MINIMAL, to_move="white", prison=[0, 1])})
+    assert env.infos["player_0"]["prison"] == {"black": 0, "white": 1}
+    env.step(cell(env.unwrapped.state, "a2"))  # White captures a4-a3
+    assert env.infos["player_0"]["prison"] == env.infos["player_1"]["prison"] == {"black": 2, "white": 1}
 
 
 def test_prison_removal_is_a_whole_turn():

@@ -112,7 +112,7 @@ class TerritoryEnv(AECEnv):
             return
         # rewards stay zero until the step that ends the game, so the dicts are kept, not rebuilt
         self._cumulative_rewards[agent] = 0.0
-        if state.flip != self._infos_flip or self._dynamic_info:  # sides swapped, or game facts moved
+        if state.flip != self._infos_flip or state.info_version != self._infos_version:  # sides or facts moved
             self._update_infos()
         if state.terminal:
             self._finish(state.returns(), truncated=False)
@@ -151,8 +151,8 @@ class TerritoryEnv(AECEnv):
         state = self.state
         sides = state.game.sides
         self._infos_flip = state.flip
+        self._infos_version = state.info_version
         extra = state.info()
-        self._dynamic_info = bool(extra)
         self.infos = {"player_0": {"side": sides[state.flip], **extra},
                       "player_1": {"side": sides[1 ^ state.flip], **extra}}
 

@@ -150,6 +150,10 @@ class GameState(ABC):
         """Game facts for ``infos`` besides side, score and winner (e.g. Asli's prison)."""
         return {}
 
+    # a game whose ``info()`` changes during play counts the changes here, so the env rebuilds its
+    # infos only then (a per-state slot in that game's class)
+    info_version = 0
+
     @abstractmethod
     def observation(self, player: int) -> np.ndarray:
         """int8 planes ``(H, W, C)`` seen by ``player`` (the game's docstring table)."""

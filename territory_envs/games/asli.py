@@ -659,8 +659,8 @@ def _end_turn(board, mask, owner, danger, s, seen, side, minimal, placement, str
 
 @njit(cache=True)
 def act(board, mask, owner, danger, s, seen, action, keys, side_key, on_board, neighbours, degree):
-    """Play one legal action (a placement, or ``remove_prisoner`` = ``n``). ``seen`` must keep a
-    free slot (the caller grows it)."""
+    """Play one legal action (a placement, or ``remove_prisoner`` = ``n``); returns how many stones
+    went into or out of the prison. ``seen`` must keep a free slot (the caller grows it)."""
     n = board.shape[0]
     side = s[TO_MOVE]
     if action == n:  # take an enemy stone out of the prison: a whole turn
@@ -668,7 +668,7 @@ def act(board, mask, owner, danger, s, seen, action, keys, side_key, on_board, n
         s[FIRST_BLACK + side] = 1
         _end_turn(board, mask, owner, danger, s, seen, side, False, False,
                   asli_structure(board, on_board, neighbours, degree), keys, side_key, on_board, neighbours, degree)
-        return
+        return 1
     incursion = owner[action] == 2 - side  # the territory's owner before the stone lands
     board[action] = side + 1
     # the labelling after the stone shows the dead enemy groups; it serves the next mask too
@@ -683,13 +683,14 @@ def act(board, mask, owner, danger, s, seen, action, keys, side_key, on_board, n
         s[PENDING] = action
         s[PENDING_MINIMAL] = minimal
         mask_from_structure(board, mask, owner, danger, s, structure, on_board, neighbours, degree)
-        return
+        return stones
     minimal = minimal or (s[PENDING] >= 0 and s[PENDING_MINIMAL] == 1)
     s[PENDING] = -1
     s[PENDING_MINIMAL] = 0
     s[FIRST_BLACK + side] = 1
     _end_turn(board, mask, owner, danger, s, seen, side, minimal, True, structure, keys, side_key, on_board,
               neighbours, degree)
+    return stones
 
 
 @njit(cache=True)
@@ -761,7 +762,9 @@ class AsliGame(Game):
         o["board_size"] = check_int("board_size", o["board_size"], 4, 25)
         o["komi"] = check_int("komi", o["komi"], 0, 10_000)
         self.zobrist = zobrist_keys(o["board_size"] ** 2)
-        return square(o["board_size"])
+        geometry = square(o["board_size"])
+        self.act_args = (*self.zobrist, geometry.on_board, geometry.neighbours, geometry.degree)
+        return geometry
 
     def default_max_moves(self) -> int:
         return 20 * self.geometry.num_points + 2 * self.option_defaults["komi"]
@@ -772,9 +775,10 @@ class AsliState(GameState):
     row shared with the compiled turn logic; ``seen`` is the hash table of every turn-boundary
     position (Zobrist hashes of board and side to move), grown before it fills."""
 
-    __slots__ = ("s", "seen", "owner", "danger")
+    __slots__ = ("s", "seen", "owner", "danger", "info_version")
 
     def _init_extra(self):
+        self.info_version = 0
         self.s = np.zeros(NUM_SCALARS, dtype=np.int32)
         self.s[FLIP] = self.flip
         self.s[PENDING] = -1
@@ -842,6 +846,7 @@ class AsliState(GameState):
         first = [bool(x) for x in data["first_turn_done"]]
         if len(prison) != 2 or min(prison) < 0 or len(first) != 2:
             raise ValueError("state dict: bad 'prison' or 'first_turn_done'")
+        self.info_version = 0
         self.s = np.zeros(NUM_SCALARS, dtype=np.int32)
         self.s[:] = (self.to_move, self.flip, prison[0], prison[1], int(data["pending"]),
                      bool(data["pending_minimal"]), first[0], first[1], bool(data["last_minimal"]),
@@ -853,6 +858,7 @@ class AsliState(GameState):
             raise ValueError("state dict: 'pending' must be a stone of the side to move")
 
     def _clone_extra(self, new):
+        new.info_version = self.info_version
         new.s = self.s.copy()
         new.seen = self.seen.copy()
         new.owner = self.owner.copy()
@@ -868,7 +874,8 @@ class AsliState(GameState):
         self._make_room()
         s = self.s
         g = self.game
-        act(self.board, self.mask, self.owner, self.danger, s, self.seen, action, *g.zobrist, *g.kernel_args)
+        if act(self.board, self.mask, self.owner, self.danger, s, self.seen, action, *g.act_args):
+            self.info_version += 1  # the prison changed
         self.to_move = int(s[TO_MOVE])
         if s[TERMINAL]:
             self.terminal = True
