@@ -169,7 +169,7 @@ def second_stone_mask(board, side, first, ban, quick, on_board, neighbours, degr
 # The board's groups and territories, labelled once per turn (see :func:`asli_structure`).
 Structure = namedtuple("Structure", [
     "labels", "n_groups", "n_regions", "colour", "group_cells", "group_offsets", "region_cells",
-    "region_offsets", "pair_start", "pair_group", "pair_touch", "per_colour", "partners"])
+    "region_offsets", "pair_start", "pair_group", "per_colour", "partners"])
 
 
 @njit(cache=True)
@@ -180,8 +180,7 @@ def asli_structure(board, on_board, neighbours, degree):
       (groups and regions are numbered apart); ``colour[g]``: 1 black, 2 white;
     * the stones of group ``g`` are ``group_cells[group_offsets[g]:group_offsets[g + 1]]``, the
       points of region ``r`` likewise in ``region_cells``;
-    * the groups next to region ``r`` are ``pair_group[pair_start[r]:pair_start[r + 1]]``, each once,
-      and ``pair_touch`` says how many points of ``r`` touch each;
+    * the groups next to region ``r`` are ``pair_group[pair_start[r]:pair_start[r + 1]]``, each once;
     * ``per_colour[r, c]``: distinct groups of colour ``c + 1`` next to ``r``;
     * ``partners[g]``: the regions next to ``g`` that touch another group of its colour. A group
       lives iff it has one; it is in danger iff it has exactly one.
@@ -216,13 +215,10 @@ def asli_structure(board, on_board, neighbours, degree):
     group_offsets[n_groups] = tail
     slots = max(n_groups, 1)
     stamp = np.full(slots, -1, dtype=np.int32)  # the region that last listed a group
-    last_cell = np.full(slots, -1, dtype=np.int32)  # the point that last touched it
-    touches = np.zeros(slots, dtype=np.int32)
     region_cells = np.empty(n, dtype=np.int32)
     region_offsets = np.empty(n + 1, dtype=np.int32)
     pair_start = np.empty(n + 1, dtype=np.int32)
     pair_group = np.empty(n * neighbours.shape[1], dtype=np.int32)
-    pair_touch = np.empty(n * neighbours.shape[1], dtype=np.int32)
     per_colour = np.zeros((n, 2), dtype=np.int32)
     n_regions = 0
     tail = 0
@@ -251,16 +247,10 @@ def asli_structure(board, on_board, neighbours, degree):
                 g = labels[nb]
                 if stamp[g] != r:
                     stamp[g] = r
-                    touches[g] = 0
                     pair_group[m] = g
                     m += 1
-                if last_cell[g] != cell:
-                    last_cell[g] = cell
-                    touches[g] += 1
         for j in range(pair_start[r], m):
-            g = pair_group[j]
-            pair_touch[j] = touches[g]
-            per_colour[r, colour[g] - 1] += 1
+            per_colour[r, colour[pair_group[j]] - 1] += 1
         n_regions += 1
     region_offsets[n_regions] = tail
     pair_start[n_regions] = m
@@ -271,7 +261,7 @@ def asli_structure(board, on_board, neighbours, degree):
             if per_colour[r, colour[g] - 1] >= 2:
                 partners[g] += 1
     return Structure(labels, n_groups, n_regions, colour, group_cells, group_offsets, region_cells, region_offsets,
-                     pair_start, pair_group, pair_touch, per_colour, partners)
+                     pair_start, pair_group, per_colour, partners)
 
 
 @njit(cache=True)
@@ -289,12 +279,16 @@ def capture_dead(board, foe_colour, st):
 
 
 @njit(cache=True)
-def pair_touch_of(st, r, g):
-    """How many points of region ``r`` touch group ``g`` (0 if none)."""
-    for j in range(st.pair_start[r], st.pair_start[r + 1]):
-        if st.pair_group[j] == g:
-            return st.pair_touch[j]
-    return 0
+def touches_elsewhere(board, st, r, g, p, neighbours, degree):
+    """Does group ``g`` touch region ``r`` at a point other than ``p``?"""
+    for j in range(st.region_offsets[r], st.region_offsets[r + 1]):
+        v = st.region_cells[j]
+        if v != p:
+            for d in range(degree[v]):
+                nb = neighbours[v, d]
+                if board[nb] != EMPTY and st.labels[nb] == g:
+                    return True
+    return False
 
 
 @njit(cache=True)
@@ -347,7 +341,7 @@ def dying_groups(board, p, foe, st, disc, low, parent, size, neighbours, degree,
             repeated = False
             for e in range(d):
                 repeated = repeated or (board[neighbours[p, e]] == foe_colour and st.labels[neighbours[p, e]] == g)
-            if not repeated and pair_touch_of(st, r, g) == 1:
+            if not repeated and not touches_elsewhere(board, st, r, g, p, neighbours, degree):
                 remaining -= 1
                 if st.partners[g] == 1:
                     dying[count] = g
@@ -471,19 +465,17 @@ def analyse_structure(board, side, ban, single, st, on_board, neighbours, degree
     for g in range(st.n_groups):
         if st.partners[g] == 0:
             all_alive = False
-    for i in range(n):
-        owner[i] = NOBODY
-        danger[i] = False
-        k = st.labels[i]
-        if k < 0:
-            continue
-        if board[i] == EMPTY:
-            if st.per_colour[k, 0] > 0 and st.per_colour[k, 1] == 0:
-                owner[i] = BLACK_OWNS
-            elif st.per_colour[k, 1] > 0 and st.per_colour[k, 0] == 0:
-                owner[i] = WHITE_OWNS
-        else:
-            danger[i] = st.partners[k] == 1
+    owner[:] = NOBODY
+    danger[:] = False
+    for r in range(st.n_regions):
+        black, white = st.per_colour[r, 0], st.per_colour[r, 1]
+        if (black > 0) != (white > 0):
+            for j in range(st.region_offsets[r], st.region_offsets[r + 1]):
+                owner[st.region_cells[j]] = BLACK_OWNS if black > 0 else WHITE_OWNS
+    for g in range(st.n_groups):
+        if st.partners[g] == 1:
+            for j in range(st.group_offsets[g], st.group_offsets[g + 1]):
+                danger[st.group_cells[j]] = True
     if not single:
         return all_alive, 0, 0
     me = side
@@ -507,52 +499,58 @@ def analyse_structure(board, side, ban, single, st, on_board, neighbours, degree
     clock = 0
     legal = 0
     simulated = 0
-    for p in range(n):
-        mask[p] = False
-        r = st.labels[p]
-        if board[p] != EMPTY or r < 0:
+    mask[:] = False
+    for r in range(st.n_regions):
+        first, last = st.region_offsets[r], st.region_offsets[r + 1]
+        incursion = st.per_colour[r, me] == 0 and st.per_colour[r, foe] > 0  # judged before the stone
+        if all_alive and st.per_colour[r, me] > neighbours.shape[1]:
+            for j in range(first, last):  # more friends than a stone can join: one is left to share
+                mask[st.region_cells[j]] = True
+            legal += last - first
             continue
-        incursion = st.per_colour[r, me] == 0 and st.per_colour[r, foe] > 0
-        if not all_alive:
-            simulated += 1
-            mask[p] = placement_legal(board, side, p, ban and incursion, on_board, neighbours, degree)
-            legal += mask[p]
-            continue
-        n_friends = 0
-        for d in range(degree[p]):
-            nb = neighbours[p, d]
-            if board[nb] == me + 1 and not is_listed(st.labels[nb], friends, n_friends):
-                friends[n_friends] = st.labels[nb]
-                n_friends += 1
-        if st.per_colour[r, me] > n_friends or n_friends == 1:
-            mask[p] = True  # a friend in r - p shares a part with G, or G extends a living group
-            legal += 1
-            continue
-        if n_friends >= 2 or dependent[r] > 0:
-            if group_start.shape[0] == 0:
-                group_start, group_regions = regions_per_group(st)
-        if n_friends >= 2 and joined_groups_live(st, me, r, friends, n_friends, group_start, group_regions):
-            mask[p] = True
-            legal += 1
-            continue
-        if dependent[r] == 0:
-            continue  # G is dead and captures nothing
-        if disc.shape[0] == 0:
-            disc, low, parent, size, next_nb, stack, visit = lowlink_arrays(n)
-            member = on_board & (board == EMPTY)
-            part_bits = np.zeros(max(st.n_groups, 1), dtype=np.int32)
-            dying = np.empty(max(st.n_groups, 1), dtype=np.int32)
-        root = st.region_cells[st.region_offsets[r]]
-        if disc[root] < 0:
-            clock = lowlink_component(member, root, neighbours, degree, disc, low, parent, size, next_nb, stack,
-                                      visit, clock)
-        n_dying = dying_groups(board, p, foe, st, disc, low, parent, size, neighbours, degree, part_bits, dying)
-        if n_dying == 0 or (ban and incursion and n_dying == 1):
-            continue  # no capture, or a banned minimal incursion
-        if captures_revive(board, me, r, friends, n_friends, st, dying, n_dying, group_start, group_regions,
-                           neighbours, degree):
-            mask[p] = True
-            legal += 1
+        if all_alive and st.per_colour[r, me] == 0 and dependent[r] == 0:
+            continue  # lone stones that capture nothing
+        for j in range(first, last):
+            p = st.region_cells[j]
+            if not all_alive:  # not the start of a single-stone turn (a state given by hand)
+                simulated += 1
+                mask[p] = placement_legal(board, side, p, ban and incursion, on_board, neighbours, degree)
+                legal += mask[p]
+                continue
+            n_friends = 0
+            for d in range(degree[p]):
+                nb = neighbours[p, d]
+                if board[nb] == me + 1 and not is_listed(st.labels[nb], friends, n_friends):
+                    friends[n_friends] = st.labels[nb]
+                    n_friends += 1
+            if st.per_colour[r, me] > n_friends or n_friends == 1:
+                mask[p] = True  # a friend in r - p shares a part with G, or G extends a living group
+                legal += 1
+                continue
+            if n_friends >= 2 or dependent[r] > 0:
+                if group_start.shape[0] == 0:
+                    group_start, group_regions = regions_per_group(st)
+            if n_friends >= 2 and joined_groups_live(st, me, r, friends, n_friends, group_start, group_regions):
+                mask[p] = True
+                legal += 1
+                continue
+            if dependent[r] == 0:
+                continue  # G is dead and captures nothing
+            if disc.shape[0] == 0:
+                disc, low, parent, size, next_nb, stack, visit = lowlink_arrays(n)
+                member = on_board & (board == EMPTY)
+                part_bits = np.zeros(max(st.n_groups, 1), dtype=np.int32)
+                dying = np.empty(max(st.n_groups, 1), dtype=np.int32)
+            if disc[st.region_cells[first]] < 0:
+                clock = lowlink_component(member, st.region_cells[first], neighbours, degree, disc, low, parent, size,
+                                          next_nb, stack, visit, clock)
+            n_dying = dying_groups(board, p, foe, st, disc, low, parent, size, neighbours, degree, part_bits, dying)
+            if n_dying == 0 or (ban and incursion and n_dying == 1):
+                continue  # no capture, or a banned minimal incursion
+            if captures_revive(board, me, r, friends, n_friends, st, dying, n_dying, group_start, group_regions,
+                               neighbours, degree):
+                mask[p] = True
+                legal += 1
     return all_alive, legal, simulated
 
 
