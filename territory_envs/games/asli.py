@@ -153,14 +153,16 @@ def first_stone_mask(board, side, ban, quick, on_board, neighbours, degree, mask
 def second_stone_mask(board, side, first, ban, quick, on_board, neighbours, degree, mask):
     """Second stone (``board`` holds the first stone and its captures): legal iff the turn ends
     with every friendly group alive and, under the ban, is no minimal incursion. With ``quick``
-    (no ban, no other friendly stone) a stone not touching the first, in a region next to it,
-    is legal at once: the two share that region."""
+    (no ban, no other friendly stone) a stone touching the first is illegal (the pair would be a
+    lone group), and one in a region next to the first is legal at once (the two share it)."""
     labels, near = regions_next_to(board, first, on_board, neighbours, degree)
     for p in range(board.shape[0]):
         mask[p] = False
         if not on_board[p] or board[p] != EMPTY:
             continue
-        if quick and near[labels[p]] and not adjacent(p, first, neighbours, degree):
+        if quick and adjacent(p, first, neighbours, degree):
+            continue  # the pair would be the side's one group, dead whatever it captures
+        if quick and near[labels[p]]:
             mask[p] = True
         else:
             mask[p] = single_turn_legal(board, side, p, ban, on_board, neighbours, degree)
@@ -762,6 +764,7 @@ class AsliGame(Game):
         self.zobrist = zobrist_keys(o["board_size"] ** 2)
         geometry = square(o["board_size"])
         self.act_args = (*self.zobrist, geometry.on_board, geometry.neighbours, geometry.degree)
+        self.num_points = geometry.num_points
         return geometry
 
     def default_max_moves(self) -> int:
@@ -773,10 +776,11 @@ class AsliState(GameState):
     row shared with the compiled turn logic; ``seen`` is the hash table of every turn-boundary
     position (Zobrist hashes of board and side to move), grown before it fills."""
 
-    __slots__ = ("s", "seen", "owner", "danger", "info_version")
+    __slots__ = ("s", "seen", "owner", "danger", "info_version", "room_until")
 
     def _init_extra(self):
         self.info_version = 0
+        self.room_until = 0
         self.s = np.zeros(NUM_SCALARS, dtype=np.int32)
         self.s[FLIP] = self.flip
         self.s[PENDING] = -1
@@ -796,11 +800,14 @@ class AsliState(GameState):
             self.s[SEEN_COUNT] += 1
 
     def _make_room(self) -> None:
+        """Grow ``seen`` before it is half full. A turn adds one position at most, so the next
+        ``room_until - move_number`` turns need no check."""
         if 2 * (int(self.s[SEEN_COUNT]) + 2) > self.seen.shape[0]:
             bigger = np.zeros(2 * self.seen.shape[0], dtype=np.uint64)
             for h in self.seen[self.seen != 0]:
                 hash_insert(bigger, h)
             self.seen = bigger
+        self.room_until = self.move_number + self.seen.shape[0] // 2 - 2 - int(self.s[SEEN_COUNT])
 
     # --- the scalars by name ------------------------------------------------------------------
     @property
@@ -845,6 +852,7 @@ class AsliState(GameState):
         if len(prison) != 2 or min(prison) < 0 or len(first) != 2:
             raise ValueError("state dict: bad 'prison' or 'first_turn_done'")
         self.info_version = 0
+        self.room_until = 0
         self.s = np.zeros(NUM_SCALARS, dtype=np.int32)
         self.s[:] = (self.to_move, self.flip, prison[0], prison[1], int(data["pending"]),
                      bool(data["pending_minimal"]), first[0], first[1], bool(data["last_minimal"]),
@@ -857,6 +865,7 @@ class AsliState(GameState):
 
     def _clone_extra(self, new):
         new.info_version = self.info_version
+        new.room_until = self.room_until
         new.s = self.s.copy()
         new.seen = self.seen.copy()
         new.owner = self.owner.copy()
@@ -869,7 +878,8 @@ class AsliState(GameState):
         compute_mask(self.board, self.mask, self.owner, self.danger, self.s, *self.game.kernel_args)
 
     def _apply(self, action):
-        self._make_room()
+        if self.move_number >= self.room_until:
+            self._make_room()
         s = self.s
         g = self.game
         if act(self.board, self.mask, self.owner, self.danger, s, self.seen, action, *g.act_args):
@@ -887,8 +897,7 @@ class AsliState(GameState):
     def observation(self, player: int) -> np.ndarray:
         g = self.game
         out = np.empty(g.obs_shape, dtype=np.int8)
-        observe(self.board, self.mask, self.owner, self.danger, self.s, player ^ self.flip,
-                g.geometry.num_points, out)
+        observe(self.board, self.mask, self.owner, self.danger, self.s, player ^ self.flip, g.num_points, out)
         return out
 
     def info(self) -> dict:
