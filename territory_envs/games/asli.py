@@ -45,8 +45,9 @@ from numba import njit, prange
 from ..core.batch import after_action
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
-from ..core.kernels import (EMPTY, adjacent, hash_contains, hash_insert, has_sharing_partner, liveness, lowlink_arrays,
-                             lowlink_component, percent, random_set_index, region_colours, regions_next_to, winner_player)
+from ..core.kernels import (EMPTY, adjacent, hash_contains, hash_insert, hash_rehash, has_sharing_partner, liveness,
+                             lowlink_arrays, lowlink_component, percent, random_set_index, region_colours,
+                             regions_next_to, winner_player)
 from ..core.options import check_int
 
 NOBODY, BLACK_OWNS, WHITE_OWNS = 0, 1, 2
@@ -505,12 +506,15 @@ def analyse_structure(board, side, ban, single, st, on_board, neighbours, degree
     for r in range(st.n_regions):
         first, last = st.region_offsets[r], st.region_offsets[r + 1]
         incursion = st.per_colour[r, me] == 0 and st.per_colour[r, foe] > 0  # judged before the stone
-        if all_alive and st.per_colour[r, me] > neighbours.shape[1]:
-            for j in range(first, last):  # more friends than a stone can join: one is left to share
+        friends_here = st.per_colour[r, me]
+        if all_alive and (friends_here == 1 or friends_here > neighbours.shape[1]):
+            # a stone here extends the one friend or shares r with it; or more friends than a stone
+            # can join: one is left to share a part with it
+            for j in range(first, last):
                 mask[st.region_cells[j]] = True
             legal += last - first
             continue
-        if all_alive and st.per_colour[r, me] == 0 and dependent[r] == 0:
+        if all_alive and friends_here == 0 and dependent[r] == 0:
             continue  # lone stones that capture nothing
         for j in range(first, last):
             p = st.region_cells[j]
@@ -803,10 +807,9 @@ class AsliState(GameState):
         """Grow ``seen`` before it is half full. A turn adds one position at most, so the next
         ``room_until - move_number`` turns need no check."""
         if 2 * (int(self.s[SEEN_COUNT]) + 2) > self.seen.shape[0]:
-            bigger = np.zeros(2 * self.seen.shape[0], dtype=np.uint64)
-            for h in self.seen[self.seen != 0]:
-                hash_insert(bigger, h)
-            self.seen = bigger
+            bigger = np.zeros((1, 2 * self.seen.shape[0]), dtype=np.uint64)
+            hash_rehash(self.seen[None], bigger)
+            self.seen = bigger[0]
         self.room_until = self.move_number + self.seen.shape[0] // 2 - 2 - int(self.s[SEEN_COUNT])
 
     # --- the scalars by name ------------------------------------------------------------------
