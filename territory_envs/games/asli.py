@@ -31,9 +31,13 @@ region, the partner regions per group, the points of ``R`` each group touches. A
 does not live is legal iff it kills enemy groups (:func:`dying_groups`: only a group whose one
 partner region is ``R`` can die; the parts of ``R - p`` come from a depth-first search of ``R`` with
 low-links) whose removal revives ``G`` (:func:`captures_revive`), and it is no minimal incursion
-under the ban. Each point costs constant time except those few, which cost the size of ``R`` and
-of the dying groups: no point is simulated. First turns are simulated. Tests compare the mask
-with the reference engine at every step of random games and with simulating every point.
+under the ban. No point is simulated. Each point costs constant time, bar two: a cut point of a
+small region (up to ``SMALL_REGION`` points) scans the region, and a large region is searched
+once and its contacts with enemy groups listed in discovery order, after which each point takes
+constant time and a binary search per dependent group (:func:`dying_by_ranges`); and a capture
+that may revive ``G`` looks at the dying groups' stones. So the mask takes time linear in the
+cells (with a log factor for large regions). First turns are simulated. Tests compare the mask
+with the reference engine at every step of random games, and with simulating every point.
 """
 from __future__ import annotations
 
@@ -45,8 +49,8 @@ from numba import njit, prange
 from ..core.batch import after_action
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
-from ..core.kernels import (EMPTY, adjacent, hash_contains, hash_insert, hash_rehash, has_sharing_partner, liveness,
-                             lowlink_arrays, lowlink_component, percent, random_set_index, region_colours,
+from ..core.kernels import (EMPTY, MANY, adjacent, hash_contains, hash_insert, hash_rehash, has_sharing_partner,
+                             liveness, lowlink_arrays, lowlink_component, percent, random_set_index, region_colours,
                              regions_next_to, winner_player)
 from ..core.options import check_int
 
@@ -168,6 +172,11 @@ def second_stone_mask(board, side, first, ban, quick, on_board, neighbours, degr
         else:
             mask[p] = single_turn_legal(board, side, p, ban, on_board, neighbours, degree)
 
+
+# Regions of up to this many points go through dying_groups' scan, larger ones through the event
+# ranges of dying_by_ranges: the same answer; the scan is faster when short, the ranges keep large
+# regions at constant work per point.
+SMALL_REGION = 24
 
 # The board's groups and territories, labelled once per turn (see :func:`asli_structure`).
 Structure = namedtuple("Structure", [
@@ -319,8 +328,10 @@ def dying_groups(board, p, foe, st, disc, low, parent, size, neighbours, degree,
     many. Only a group whose one partner region is ``r`` can die: it dies if the parts of ``r - p``
     it touches hold no other enemy group. ``disc, low, parent, size``: a depth-first search of
     ``r`` with low-links (:func:`lowlink_component`): the parts are the subtrees of p's children
-    that p cuts off, and the rest of ``r`` when p is not the root. ``part_bits`` (per group, all
-    zero) is scratch."""
+    that p cuts off, and the rest of ``r`` when p is not the root. This way scans ``r`` at a cut
+    point (and for a group next to p), which is fast for small regions; :func:`dying_by_ranges`
+    gives the same answer in constant time per point for large ones. ``part_bits`` (per group,
+    all zero) is scratch."""
     r = st.labels[p]
     foe_colour = foe + 1
     cut_off = np.empty(4, dtype=np.int32)  # the children whose subtrees become parts of their own
@@ -350,12 +361,7 @@ def dying_groups(board, p, foe, st, disc, low, parent, size, neighbours, degree,
                     dying[count] = g
                     count += 1
         if remaining < 2:
-            count = 0  # every group that had r alone dies, lost or left
-            for j in range(st.pair_start[r], st.pair_start[r + 1]):
-                g = st.pair_group[j]
-                if st.colour[g] == foe_colour and st.partners[g] == 1:
-                    dying[count] = g
-                    count += 1
+            count = all_dependents(st, r, foe_colour, dying)  # every group that had r alone dies
         return count
     # r is p alone (no parts) or p cuts r: which parts does each enemy group touch?
     for j in range(st.region_offsets[r], st.region_offsets[r + 1]):
@@ -388,6 +394,193 @@ def dying_groups(board, p, foe, st, disc, low, parent, size, neighbours, degree,
                     dying[count] = g
                     count += 1
             part_bits[g] = 0
+    return count
+
+
+@njit(cache=True)
+def children_of(board, p, disc, low, parent, neighbours, degree, cut_off, kept):
+    """p's children in the search tree, split into ``cut_off`` (their subtrees become parts of
+    ``r - p`` of their own: ``low[c] >= disc[p]``, or every child of the root) and ``kept``
+    (joined to the rest through p's parent). Returns the two counts."""
+    n_cut = 0
+    n_kept = 0
+    for d in range(degree[p]):
+        c = neighbours[p, d]
+        if board[c] == EMPTY and parent[c] == p:
+            if parent[p] < 0 or low[c] >= disc[p]:
+                cut_off[n_cut] = c
+                n_cut += 1
+            else:
+                kept[n_kept] = c
+                n_kept += 1
+    return n_cut, n_kept
+
+
+@njit(cache=True)
+def all_dependents(st, r, foe_colour, dying):
+    """Every enemy group whose one partner region is ``r``, into ``dying``; returns how many."""
+    count = 0
+    for j in range(st.pair_start[r], st.pair_start[r + 1]):
+        g = st.pair_group[j]
+        if st.colour[g] == foe_colour and st.partners[g] == 1:
+            dying[count] = g
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def event_arrays(block, n, max_degree):
+    """The arrays of :func:`region_events` as views of one block: ``(ev_first, ev_group,
+    next_other, g_lo, g_hi, g_events)``."""
+    events = n * max_degree
+    slots = (block.shape[0] - n - 1 - 3 * events) // 2
+    at = n + 1
+    return (block[:at], block[at:at + events], block[at + events:at + 2 * events],
+            block[at + 2 * events:at + 2 * events + slots], block[at + 2 * events + slots:at + 2 * events + 2 * slots],
+            block[at + 2 * events + 2 * slots:])
+
+
+@njit(cache=True)
+def region_events(board, r, foe_colour, st, visit, base, end, neighbours, degree, block):
+    """The *events* of region ``r`` (searched depth first, its points numbered ``base..end - 1``
+    in discovery order, ``visit[k]`` the point numbered k): the (point, enemy group next to it)
+    pairs in that order, in time linear in the region and its contacts.
+
+    * the events of the points numbered ``a..b - 1`` are ``ev_first[a]..ev_first[b] - 1``;
+    * ``next_other[e]``: the first later event of another group, so two or more enemy groups
+      touch a range of points iff ``next_other`` of its first event lies inside it;
+    * the events of group ``g``, in order: ``g_events[g_lo[g]:g_hi[g]]``.
+
+    The six arrays are views of ``block`` (:func:`event_arrays`)."""
+    ev_first, ev_group, next_other, g_lo, g_hi, g_events = event_arrays(block[:-1], board.shape[0],
+                                                                        neighbours.shape[1])
+    events = 0
+    for k in range(base, end):
+        v = visit[k]
+        ev_first[k] = events
+        for d in range(degree[v]):
+            nb = neighbours[v, d]
+            if board[nb] == foe_colour and not seen_group_before(board, st.labels, neighbours, v, d):
+                ev_group[events] = st.labels[nb]
+                events += 1
+    ev_first[end] = events
+    following = events
+    for e in range(events - 1, -1, -1):
+        if e + 1 < events and ev_group[e + 1] != ev_group[e]:
+            following = e + 1
+        next_other[e] = following
+    for j in range(st.pair_start[r], st.pair_start[r + 1]):  # a counting sort by group
+        g_hi[st.pair_group[j]] = 0
+    for e in range(events):
+        g_hi[ev_group[e]] += 1
+    start = 0
+    for j in range(st.pair_start[r], st.pair_start[r + 1]):
+        g = st.pair_group[j]
+        g_lo[g] = start
+        start += g_hi[g]
+        g_hi[g] = g_lo[g]
+    for e in range(events):
+        g = ev_group[e]
+        g_events[g_hi[g]] = e
+        g_hi[g] += 1
+
+
+@njit(cache=True)
+def seen_group_before(board, labels, neighbours, v, d):
+    """Is neighbour ``d`` of ``v`` a stone of a group already met among v's earlier neighbours?"""
+    nb = neighbours[v, d]
+    for e in range(d):
+        other = neighbours[v, e]
+        if board[other] == board[nb] and labels[other] == labels[nb]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def range_groups(ev_group, next_other, x, y):
+    """The enemy groups of the events ``x..y - 1``: -1 for none, the group if one, else MANY."""
+    if x >= y:
+        return -1
+    if next_other[x] < y:
+        return MANY
+    return ev_group[x]
+
+
+@njit(cache=True)
+def has_event(g_lo, g_hi, g_events, g, x, y):
+    """Does group ``g`` have an event among ``x..y - 1``? (A binary search.)"""
+    j = g_lo[g] + np.searchsorted(g_events[g_lo[g]:g_hi[g]], x)
+    return j < g_hi[g] and g_events[j] < y
+
+
+@njit(cache=True)
+def dying_by_ranges(board, p, foe, st, disc, low, parent, size, visit, end, block, neighbours, degree, dying):
+    """:func:`dying_groups` for a large region, with its :func:`region_events`: each part of
+    ``r - p`` is a few ranges of discovery numbers (a cut-off subtree; the rest: before p, the kept
+    subtrees, after p's subtree), so whether it holds two enemy groups, and whether it holds a
+    given one, takes constant time (a binary search aside) per point and group. ``end``: the next
+    discovery number after r's; ``block`` holds r's events (its last entry says whose: they are
+    listed on the first call for a region)."""
+    r = st.labels[p]
+    base = end - (st.region_offsets[r + 1] - st.region_offsets[r])
+    if block[-1] != r:
+        region_events(board, r, foe + 1, st, visit, base, end, neighbours, degree, block)
+        block[-1] = r
+    ev_first, ev_group, next_other, g_lo, g_hi, g_events = event_arrays(block[:-1], board.shape[0],
+                                                                        neighbours.shape[1])
+    foe_colour = foe + 1
+    cut_off = np.empty(4, dtype=np.int32)
+    kept = np.empty(4, dtype=np.int32)
+    n_cut, n_kept = children_of(board, p, disc, low, parent, neighbours, degree, cut_off, kept)
+    has_rest = parent[p] >= 0
+    if n_cut + has_rest == 1:  # r - p stays one region: as in dying_groups, with event counts
+        remaining = st.per_colour[r, foe]
+        count = 0
+        for d in range(degree[p]):
+            nb = neighbours[p, d]
+            if board[nb] == foe_colour and not seen_group_before(board, st.labels, neighbours, p, d):
+                g = st.labels[nb]
+                if g_hi[g] - g_lo[g] == 1:  # r touches g at p alone
+                    remaining -= 1
+                    if st.partners[g] == 1:
+                        dying[count] = g
+                        count += 1
+        return count if remaining >= 2 else all_dependents(st, r, foe_colour, dying)
+    rest_lo = np.empty(6, dtype=np.int32)
+    rest_hi = np.empty(6, dtype=np.int32)
+    n_rest = 0
+    if has_rest:
+        rest_lo[0], rest_hi[0] = ev_first[base], ev_first[disc[p]]
+        rest_lo[1], rest_hi[1] = ev_first[disc[p] + size[p]], ev_first[end]
+        n_rest = 2
+        for i in range(n_kept):
+            k = kept[i]
+            rest_lo[n_rest], rest_hi[n_rest] = ev_first[disc[k]], ev_first[disc[k] + size[k]]
+            n_rest += 1
+    rest = -1  # the enemy groups of the rest, as range_groups
+    for i in range(n_rest):
+        here = range_groups(ev_group, next_other, rest_lo[i], rest_hi[i])
+        if here == MANY or (here >= 0 and rest >= 0 and here != rest):
+            rest = MANY
+        elif here >= 0 and rest == -1:
+            rest = here
+    count = 0
+    for j in range(st.pair_start[r], st.pair_start[r + 1]):
+        g = st.pair_group[j]
+        if st.colour[g] != foe_colour or st.partners[g] != 1:
+            continue
+        keeps = False
+        for i in range(n_cut):
+            c = cut_off[i]
+            x, y = ev_first[disc[c]], ev_first[disc[c] + size[c]]
+            keeps = keeps or (range_groups(ev_group, next_other, x, y) == MANY
+                              and has_event(g_lo, g_hi, g_events, g, x, y))
+        if rest == MANY:
+            for i in range(n_rest):
+                keeps = keeps or has_event(g_lo, g_hi, g_events, g, rest_lo[i], rest_hi[i])
+        if not keeps:
+            dying[count] = g
+            count += 1
     return count
 
 
@@ -445,7 +638,8 @@ def friend_outside(st, me, r2, friends, n_friends, group_start, group_regions):
 
 
 @njit(cache=True)
-def analyse_structure(board, side, ban, single, st, on_board, neighbours, degree, mask, owner, danger):
+def analyse_structure(board, side, ban, single, st, on_board, neighbours, degree, mask, owner, danger,
+                      small_region=SMALL_REGION):
     """Derived facts and, if ``single``, the legal placements of ``side`` for a single-stone turn,
     from :func:`asli_structure` of ``board``.
 
@@ -499,6 +693,7 @@ def analyse_structure(board, side, ban, single, st, on_board, neighbours, degree
     member = np.empty(0, dtype=np.bool_)
     part_bits = group_start
     dying = group_start
+    events = group_start  # region_events' arrays in one block (large regions only)
     clock = 0
     legal = 0
     simulated = 0
@@ -550,7 +745,14 @@ def analyse_structure(board, side, ban, single, st, on_board, neighbours, degree
             if disc[st.region_cells[first]] < 0:
                 clock = lowlink_component(member, st.region_cells[first], neighbours, degree, disc, low, parent, size,
                                           next_nb, stack, visit, clock)
-            n_dying = dying_groups(board, p, foe, st, disc, low, parent, size, neighbours, degree, part_bits, dying)
+            if last - first > small_region:
+                if events.shape[0] == 0:
+                    events = np.full(n + 2 + 3 * n * neighbours.shape[1] + 2 * max(st.n_groups, 1), -1, dtype=np.int32)
+                n_dying = dying_by_ranges(board, p, foe, st, disc, low, parent, size, visit, clock, events, neighbours,
+                                          degree, dying)
+            else:
+                n_dying = dying_groups(board, p, foe, st, disc, low, parent, size, neighbours, degree, part_bits,
+                                       dying)
             if n_dying == 0 or (ban and incursion and n_dying == 1):
                 continue  # no capture, or a banned minimal incursion
             if captures_revive(board, me, r, friends, n_friends, st, dying, n_dying, group_start, group_regions,
@@ -561,10 +763,11 @@ def analyse_structure(board, side, ban, single, st, on_board, neighbours, degree
 
 
 @njit(cache=True)
-def analyse_asli(board, side, ban, single, on_board, neighbours, degree, mask, owner, danger):
-    """:func:`analyse_structure` of ``board``, labelled here."""
+def analyse_asli(board, side, ban, single, on_board, neighbours, degree, mask, owner, danger,
+                 small_region=SMALL_REGION):
+    """:func:`analyse_structure` of ``board``, labelled here (``small_region`` as there)."""
     return analyse_structure(board, side, ban, single, asli_structure(board, on_board, neighbours, degree),
-                             on_board, neighbours, degree, mask, owner, danger)
+                             on_board, neighbours, degree, mask, owner, danger, small_region)
 
 
 @njit(cache=True)
