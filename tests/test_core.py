@@ -103,6 +103,15 @@ def test_kernels_match_direct_versions(geo, density):
         member = geo.on_board & (board != 2)
         labels, count = kernels.label_components(member, geo.neighbours, geo.degree)
         assert as_sets(labels, count) == direct_components(geo, member)
+        # the components holding a flagged member cell, flooded from the flags alone
+        flag = member & (rng.random(geo.num_cells) < 0.05)
+        holding = np.ones(geo.num_cells, dtype=bool)  # garbage in: the kernel must clear it
+        kernels.components_holding(member, flag, geo.neighbours, geo.degree, holding)
+        expected = set()
+        for comp in direct_components(geo, member):
+            if any(flag[c] for c in comp):
+                expected |= set(comp)
+        assert set(np.flatnonzero(holding).tolist()) == expected
         groups, n_groups = kernels.label_groups(board, geo.neighbours, geo.degree)
         direct_groups = direct_components(geo, board > 0, same=lambda a, b: board[a] == board[b])
         assert as_sets(groups, n_groups) == direct_groups

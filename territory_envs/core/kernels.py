@@ -53,6 +53,31 @@ def label_components(member, neighbours, degree):
 
 
 @njit(cache=True)
+def components_holding(member, flag, neighbours, degree, out):
+    """``out[i]`` true iff cell ``i`` lies in a component of the member cells that holds a flagged
+    cell (flagged cells must be members). A flood from the flagged cells alone: components without
+    one are never visited, and no labels are made."""
+    n = member.shape[0]
+    out[:] = False
+    stack = np.empty(n, dtype=np.int32)
+    for start in range(n):
+        if not flag[start] or out[start]:
+            continue
+        out[start] = True
+        stack[0] = start
+        top = 1
+        while top > 0:
+            top -= 1
+            cell = stack[top]
+            for k in range(degree[cell]):
+                nb = neighbours[cell, k]
+                if member[nb] and not out[nb]:
+                    out[nb] = True
+                    stack[top] = nb
+                    top += 1
+
+
+@njit(cache=True)
 def label_equal_components(values, active, neighbours, degree):
     """Components of active cells where neighbours are joined only if their ``values`` are equal.
 
