@@ -181,6 +181,14 @@ def test_mark_runs(length):
                 col_hit = any(all(grid[k, c] for k in range(s, s + length))
                               for s in range(max(0, r - length + 1), min(r, 7 - length) + 1))
                 assert on_row[r * 7 + c] == row_hit and on_col[r * 7 + c] == col_hit
+        # line ends: the cells where `length` members in a row or column end
+        ends = np.ones(49, bool)  # garbage in: the kernel overwrites it
+        kernels.mark_line_ends(member, 7, 7, length, ends)
+        for r in range(7):
+            for c in range(7):
+                expected = ((c + 1 >= length and all(grid[r, k] for k in range(c - length + 1, c + 1)))
+                            or (r + 1 >= length and all(grid[k, c] for k in range(r - length + 1, r + 1))))
+                assert ends[r * 7 + c] == expected
 
 
 @pytest.mark.parametrize("geo", GEOMETRIES[:5], ids=lambda g: g.describe())

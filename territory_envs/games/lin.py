@@ -27,7 +27,7 @@ from numba import njit, prange
 from ..core.batch import after_action
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
-from ..core.kernels import (EMPTY, components_holding, mark_runs, random_set_index, winner_by_score,
+from ..core.kernels import (EMPTY, components_holding, mark_line_ends, random_set_index, winner_by_score,
                              winner_player)
 from ..core.options import check_int, check_number
 
@@ -36,9 +36,9 @@ from ..core.options import check_int, check_number
 def living_domains(board, colour, height, width, line_length, neighbours, degree, out):
     """Write into ``out`` (bool (N,)) the points that lie in living domains of ``colour``."""
     member = board != (3 - colour)
-    on_run = np.empty(member.shape[0], dtype=np.bool_)
-    mark_runs(member, height, width, line_length, on_run, on_run)  # rows and columns into one array
-    components_holding(member, on_run, neighbours, degree, out)
+    line_ends = np.empty(member.shape[0], dtype=np.bool_)
+    mark_line_ends(member, height, width, line_length, line_ends)
+    components_holding(member, line_ends, neighbours, degree, out)
 
 
 @njit(cache=True)
