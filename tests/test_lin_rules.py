@@ -86,6 +86,15 @@ def test_own_stones_are_never_removed():
     assert before[0][0] == "X"
 
 
+def test_dead_stones_set_up_by_hand_go_even_when_the_placement_touches_no_enemy_domain():
+    # a5 is a dead black stone in a position set up by hand; e1 lies in no living black domain, so
+    # the placement changes none of Black's domains, yet it must remove a5
+    s = lin_position(["XO...", "O....", ".....", "...OO", "...O."], to_move="white", line_length=3)
+    assert not s.alive[0][points(s, "e1")[0]]
+    s.apply(points(s, "e1")[0])
+    assert picture(s)[0] == ".O..." and picture(s)[4] == "...OO"
+
+
 def test_mask_for_next_player_is_computed_after_removals():
     s = lin_position(["OOX..", ".X...", ".....", ".....", "....."])
     s.apply(points(s, "a3")[0])

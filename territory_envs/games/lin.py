@@ -13,11 +13,12 @@ points both count).
   White. Higher score wins; a tie (possible with an odd komi) is a draw.
 
 Why the step is cheap: a domain is a component of "not the other colour", and a component is alive
-iff one of its cells lies on a run of ``line_length`` member cells (a run is connected, so it lies
-inside one component). Black's placement only shrinks White's domains, and removing White stones
-does not change them, so White's domains are labelled once, after the stone; Black's domains do not
-change unless White stones were removed, and only then are they labelled again. Every kernel below
-is linear in the cells.
+iff it holds a run of ``line_length`` member cells (a run is connected, so it lies inside one
+component): the living domains are a flood from the cells where a line ends, through the members,
+which never visits a dead domain. Black's placement only shrinks White's domains, and removing White
+stones does not change them, so White's living domains are found once, after the stone, and not at
+all when the stone lies in none of them; Black's domains do not change unless White stones were
+removed, and only then are they found again. Every kernel below is linear in the cells.
 """
 from __future__ import annotations
 
@@ -56,6 +57,15 @@ def refresh_lin(board, height, width, line_length, neighbours, degree, alive, ma
 
 
 @njit(cache=True)
+def has_dead_stones(board, colour, alive_row):
+    """Is some stone of ``colour`` outside that colour's living domains (``alive_row``)?"""
+    for i in range(board.shape[0]):
+        if board[i] == colour and not alive_row[i]:
+            return True
+    return False
+
+
+@njit(cache=True)
 def place_lin(board, side, cell, height, width, line_length, neighbours, degree, alive, mask):
     """Side ``side`` (0 Black, 1 White) places on ``cell`` (legal); enemy stones in no living
     enemy domain are removed; ``alive`` and ``mask`` (for the enemy, who moves next) are updated.
@@ -63,12 +73,16 @@ def place_lin(board, side, cell, height, width, line_length, neighbours, degree,
     mover = side + 1
     enemy = 3 - mover
     board[cell] = mover
-    living_domains(board, enemy, height, width, line_length, neighbours, degree, alive[enemy - 1])
     removed = 0
-    for i in range(board.shape[0]):
-        if board[i] == enemy and not alive[enemy - 1, i]:
-            board[i] = EMPTY
-            removed += 1
+    # a stone outside the enemy's living domains changes none of them (it only leaves a dead one,
+    # or no domain of the enemy); then only enemy stones already dead (a position set up by hand:
+    # play never leaves any) would need the full pass
+    if alive[enemy - 1, cell] or has_dead_stones(board, enemy, alive[enemy - 1]):
+        living_domains(board, enemy, height, width, line_length, neighbours, degree, alive[enemy - 1])
+        for i in range(board.shape[0]):
+            if board[i] == enemy and not alive[enemy - 1, i]:
+                board[i] = EMPTY
+                removed += 1
     if removed > 0:
         # the mover's domains ("not the enemy") only grow when enemy stones go; its own stone on a
         # point of its living domain changes nothing for it
