@@ -17,8 +17,10 @@ iff it holds a run of ``line_length`` member cells (a run is connected, so it li
 component): the living domains are a flood from the cells where a line ends, through the members,
 which never visits a dead domain. Black's placement only shrinks White's domains, and removing White
 stones does not change them, so White's living domains are found once, after the stone, and not at
-all when the stone lies in none of them; Black's domains do not change unless White stones were
-removed, and only then are they found again. Every kernel below is linear in the cells.
+all when the stone lies in none of them, or when it splits nothing around it and a line runs on
+from a neighbour (:func:`domain_survives`, a look at the stone's ring and row and column); Black's
+domains do not change unless White stones were removed, and only then are they found again. Every
+kernel below is linear in the cells.
 """
 from __future__ import annotations
 
@@ -65,6 +67,61 @@ def has_dead_stones(board, colour, alive_row):
     return False
 
 
+# the eight cells around a point in cyclic order (each 4-adjacent to the next); even entries are
+# its orthogonal neighbours
+RING = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))
+
+
+@njit(cache=True)
+def domain_survives(board, cell, mover, height, width, line_length):
+    """A stone of ``mover`` has just landed on ``cell`` inside a living domain ``D`` of the other
+    colour (members: points not holding ``mover``). Is ``D - cell`` surely still one living
+    domain? Yes if (1) the member neighbours of ``cell`` all lie on one arc of member points around
+    it (a path through ``cell`` then goes around it: no split) and (2) a line of ``line_length``
+    members starts next to ``cell`` in its row or column, away from it (that line lies in
+    ``D - cell``). False means "not sure": the caller floods."""
+    r, c = cell // width, cell % width
+    member = np.empty(8, dtype=np.bool_)
+    start = -1  # a ring point outside the domain: arcs are counted from it, so none wraps around
+    for k in range(8):
+        rr, cc = r + RING[k][0], c + RING[k][1]
+        member[k] = 0 <= rr < height and 0 <= cc < width and board[rr * width + cc] != mover
+        if not member[k] and start < 0:
+            start = k
+    if start < 0:
+        arcs = 1  # the whole ring is in the domain
+    else:
+        arcs = 0  # arcs of member ring points that hold an orthogonal neighbour
+        in_arc = False
+        holds_neighbour = False
+        for t in range(1, 9):
+            k = (start + t) % 8
+            if member[k]:
+                holds_neighbour = holds_neighbour or k % 2 == 0
+                in_arc = True
+            elif in_arc:
+                arcs += holds_neighbour
+                in_arc = False
+                holds_neighbour = False
+    return False if arcs != 1 else line_next_to(board, r, c, mover, height, width, line_length)
+
+
+@njit(cache=True)
+def line_next_to(board, r, c, mover, height, width, length):
+    """Do ``length`` members (points not holding ``mover``) run from a neighbour of (r, c) away
+    from it, along its row or column?"""
+    for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+        run = 0
+        rr, cc = r + dr, c + dc
+        while 0 <= rr < height and 0 <= cc < width and board[rr * width + cc] != mover and run < length:
+            run += 1
+            rr += dr
+            cc += dc
+        if run >= length:
+            return True
+    return False
+
+
 @njit(cache=True)
 def place_lin(board, side, cell, height, width, line_length, neighbours, degree, alive, mask):
     """Side ``side`` (0 Black, 1 White) places on ``cell`` (legal); enemy stones in no living
@@ -75,9 +132,18 @@ def place_lin(board, side, cell, height, width, line_length, neighbours, degree,
     board[cell] = mover
     removed = 0
     # a stone outside the enemy's living domains changes none of them (it only leaves a dead one,
-    # or no domain of the enemy); then only enemy stones already dead (a position set up by hand:
-    # play never leaves any) would need the full pass
-    if alive[enemy - 1, cell] or has_dead_stones(board, enemy, alive[enemy - 1]):
+    # or no domain of the enemy). Enemy stones already dead (a position set up by hand: play never
+    # leaves any) need the full pass.
+    if has_dead_stones(board, enemy, alive[enemy - 1]):
+        settled = False
+    elif not alive[enemy - 1, cell]:
+        settled = True
+    else:
+        # in a living enemy domain: it stays one living domain if the stone splits nothing around
+        # it and a line runs on from a neighbour of the stone
+        settled = domain_survives(board, cell, mover, height, width, line_length)
+        alive[enemy - 1, cell] = False
+    if not settled:
         living_domains(board, enemy, height, width, line_length, neighbours, degree, alive[enemy - 1])
         for i in range(board.shape[0]):
             if board[i] == enemy and not alive[enemy - 1, i]:
