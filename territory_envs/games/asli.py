@@ -865,10 +865,21 @@ def _end_turn(board, mask, owner, danger, s, seen, side, minimal, placement, str
     s[WINNER] = side
 
 
+OUT_TO_MOVE, OUT_OVER, OUT_PRISON = 1, 2, 4  # the bits of an act's outcome
+
+
+@njit(cache=True)
+def outcome(s, prison_moved):
+    """An act's result in one int: the side to move (``OUT_TO_MOVE``), the game over
+    (``OUT_OVER``), stones moved into or out of the prison (``OUT_PRISON``)."""
+    return s[TO_MOVE] * OUT_TO_MOVE + (s[TERMINAL] == 1) * OUT_OVER + prison_moved * OUT_PRISON
+
+
 @njit(cache=True)
 def act(board, mask, owner, danger, s, seen, action, keys, side_key, on_board, neighbours, degree):
-    """Play one legal action (a placement, or ``remove_prisoner`` = ``n``); returns how many stones
-    went into or out of the prison. ``seen`` must keep a free slot (the caller grows it)."""
+    """Play one legal action (a placement, or ``remove_prisoner`` = ``n``); returns
+    :func:`outcome` (so a Python caller reads no scalar back). ``seen`` must keep a free slot (the
+    caller grows it)."""
     n = board.shape[0]
     side = s[TO_MOVE]
     if action == n:  # take an enemy stone out of the prison: a whole turn
@@ -876,7 +887,7 @@ def act(board, mask, owner, danger, s, seen, action, keys, side_key, on_board, n
         s[FIRST_BLACK + side] = 1
         _end_turn(board, mask, owner, danger, s, seen, side, False, False,
                   asli_structure(board, on_board, neighbours, degree), keys, side_key, on_board, neighbours, degree)
-        return 1
+        return outcome(s, True)
     incursion = owner[action] == 2 - side  # the territory's owner before the stone lands
     board[action] = side + 1
     # the labelling after the stone shows the dead enemy groups; it serves the next mask too
@@ -891,14 +902,14 @@ def act(board, mask, owner, danger, s, seen, action, keys, side_key, on_board, n
         s[PENDING] = action
         s[PENDING_MINIMAL] = minimal
         mask_from_structure(board, mask, owner, danger, s, structure, on_board, neighbours, degree)
-        return stones
+        return outcome(s, stones > 0)
     minimal = minimal or (s[PENDING] >= 0 and s[PENDING_MINIMAL] == 1)
     s[PENDING] = -1
     s[PENDING_MINIMAL] = 0
     s[FIRST_BLACK + side] = 1
     _end_turn(board, mask, owner, danger, s, seen, side, minimal, True, structure, keys, side_key, on_board,
               neighbours, degree)
-    return stones
+    return outcome(s, stones > 0)
 
 
 @njit(cache=True)
@@ -1089,10 +1100,11 @@ class AsliState(GameState):
             self._make_room()
         s = self.s
         g = self.game
-        if act(self.board, self.mask, self.owner, self.danger, s, self.seen, action, *g.act_args):
-            self.info_version += 1  # the prison changed
-        self.to_move = int(s[TO_MOVE])
-        if s[TERMINAL]:
+        result = act(self.board, self.mask, self.owner, self.danger, s, self.seen, action, *g.act_args)
+        if result & OUT_PRISON:
+            self.info_version += 1
+        self.to_move = result & OUT_TO_MOVE
+        if result & OUT_OVER:
             self.terminal = True
             self.winner = int(s[WINNER])
 
