@@ -336,12 +336,8 @@ def dying_groups(board, p, foe, st, disc, low, parent, size, neighbours, degree,
     r = st.labels[p]
     foe_colour = foe + 1
     cut_off = np.empty(4, dtype=np.int32)  # the children whose subtrees become parts of their own
-    n_cut = 0
-    for d in range(degree[p]):
-        c = neighbours[p, d]
-        if board[c] == EMPTY and parent[c] == p and (parent[p] < 0 or low[c] >= disc[p]):
-            cut_off[n_cut] = c
-            n_cut += 1
+    kept = np.empty(4, dtype=np.int32)
+    n_cut, _ = children_of(board, p, disc, low, parent, neighbours, degree, cut_off, kept)
     parts = n_cut + (parent[p] >= 0)
     count = 0
     if parts == 1:
@@ -350,13 +346,10 @@ def dying_groups(board, p, foe, st, disc, low, parent, size, neighbours, degree,
         remaining = st.per_colour[r, foe]
         for d in range(degree[p]):
             nb = neighbours[p, d]
-            if board[nb] != foe_colour:
+            if board[nb] != foe_colour or seen_group_before(board, st.labels, neighbours, p, d):
                 continue
             g = st.labels[nb]
-            repeated = False
-            for e in range(d):
-                repeated = repeated or (board[neighbours[p, e]] == foe_colour and st.labels[neighbours[p, e]] == g)
-            if not repeated and not touches_elsewhere(board, st, r, g, p, neighbours, degree):
+            if not touches_elsewhere(board, st, r, g, p, neighbours, degree):
                 remaining -= 1
                 if st.partners[g] == 1:
                     dying[count] = g
