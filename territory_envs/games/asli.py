@@ -37,8 +37,8 @@ once and its contacts with enemy groups listed in discovery order, after which e
 constant time and a binary search per dependent group (:func:`dying_by_ranges`); and a capture
 that may revive ``G`` looks at the dying groups' stones (few points capture). So the mask
 takes time linear in the cells but for a log factor in large regions and those captures. First
-turns are simulated. Tests compare the mask
-with the reference engine at every step of random games, and with simulating every point.
+turns are simulated. Tests compare the mask with the reference engine at every step of random
+games, and with simulating every point.
 """
 from __future__ import annotations
 
