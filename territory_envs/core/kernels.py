@@ -78,8 +78,31 @@ def components_holding(member, flag, neighbours, degree, out):
 
 
 @njit(cache=True)
+def flood_equal(values, start, label, labels, cells, tail, neighbours, degree):
+    """Label ``label`` the component of ``start``: the unlabelled cells joined to it through
+    neighbours of equal ``values`` (a breadth-first flood). Its cells are appended to ``cells`` from
+    ``tail`` on, in flood order; returns the new tail."""
+    v = values[start]
+    labels[start] = label
+    cells[tail] = start
+    head = tail
+    tail += 1
+    while head < tail:
+        cell = cells[head]
+        head += 1
+        for k in range(degree[cell]):
+            nb = neighbours[cell, k]
+            if labels[nb] < 0 and values[nb] == v:
+                labels[nb] = label
+                cells[tail] = nb
+                tail += 1
+    return tail
+
+
+@njit(cache=True)
 def label_equal_components(values, active, neighbours, degree):
-    """Components of active cells where neighbours are joined only if their ``values`` are equal.
+    """Components of active cells where neighbours are joined only if their ``values`` are equal
+    (``active`` must be all or none of the on-board cells of each value it covers).
 
     With ``values = board`` and ``active = board > 0`` these are the groups of stones; with
     ``active = on_board & (board == 0)`` the regions of empty points. Returns ``(labels, count)`` as
@@ -87,26 +110,12 @@ def label_equal_components(values, active, neighbours, degree):
     """
     n = values.shape[0]
     labels = np.full(n, -1, dtype=np.int32)
-    stack = np.empty(n, dtype=np.int32)
+    cells = np.empty(n, dtype=np.int32)
     count = 0
     for start in range(n):
-        if not active[start] or labels[start] >= 0:
-            continue
-        v = values[start]
-        labels[start] = count
-        top = 0
-        stack[top] = start
-        top += 1
-        while top > 0:
-            top -= 1
-            cell = stack[top]
-            for k in range(degree[cell]):
-                nb = neighbours[cell, k]
-                if active[nb] and labels[nb] < 0 and values[nb] == v:
-                    labels[nb] = count
-                    stack[top] = nb
-                    top += 1
-        count += 1
+        if active[start] and labels[start] < 0:
+            flood_equal(values, start, count, labels, cells, 0, neighbours, degree)
+            count += 1
     return labels, count
 
 

@@ -50,9 +50,9 @@ from numba import njit, prange
 from ..core.batch import after_action
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
-from ..core.kernels import (EMPTY, MANY, adjacent, hash_contains, hash_insert, hash_rehash, has_sharing_partner,
-                             liveness, lowlink_arrays, lowlink_component, percent, random_set_index, region_colours,
-                             regions_next_to, winner_player)
+from ..core.kernels import (EMPTY, MANY, adjacent, flood_equal, hash_contains, hash_insert, hash_rehash,
+                             has_sharing_partner, liveness, lowlink_arrays, lowlink_component, percent,
+                             random_set_index, region_colours, regions_next_to, winner_player)
 from ..core.options import check_int
 
 NOBODY, BLACK_OWNS, WHITE_OWNS = 0, 1, 2
@@ -206,24 +206,11 @@ def asli_structure(board, on_board, neighbours, degree):
     n_groups = 0
     tail = 0
     for start in range(n):
-        b = board[start]
-        if b == EMPTY or labels[start] >= 0:
+        if board[start] == EMPTY or labels[start] >= 0:
             continue
         group_offsets[n_groups] = tail
-        labels[start] = n_groups
-        colour[n_groups] = b
-        group_cells[tail] = start
-        tail += 1
-        head = group_offsets[n_groups]
-        while head < tail:
-            cell = group_cells[head]
-            head += 1
-            for d in range(degree[cell]):
-                nb = neighbours[cell, d]
-                if board[nb] == b and labels[nb] < 0:
-                    labels[nb] = n_groups
-                    group_cells[tail] = nb
-                    tail += 1
+        colour[n_groups] = board[start]
+        tail = flood_equal(board, start, n_groups, labels, group_cells, tail, neighbours, degree)
         n_groups += 1
     group_offsets[n_groups] = tail
     slots = max(n_groups, 1)
@@ -242,10 +229,11 @@ def asli_structure(board, on_board, neighbours, degree):
         r = n_regions
         region_offsets[r] = tail
         pair_start[r] = m
+        # flood_equal's flood, listing the groups next to r on the way (each once)
         labels[start] = r
         region_cells[tail] = start
+        head = tail
         tail += 1
-        head = region_offsets[r]
         while head < tail:
             cell = region_cells[head]
             head += 1
@@ -256,11 +244,9 @@ def asli_structure(board, on_board, neighbours, degree):
                         labels[nb] = r
                         region_cells[tail] = nb
                         tail += 1
-                    continue
-                g = labels[nb]
-                if stamp[g] != r:
-                    stamp[g] = r
-                    pair_group[m] = g
+                elif stamp[labels[nb]] != r:
+                    stamp[labels[nb]] = r
+                    pair_group[m] = labels[nb]
                     m += 1
         for j in range(pair_start[r], m):
             per_colour[r, colour[pair_group[j]] - 1] += 1
