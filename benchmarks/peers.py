@@ -10,11 +10,14 @@ disturbed run (below 1 for a single-threaded peer means the machine was busy; ab
 Peers: PettingZoo ``go_v5`` (AEC env), OpenSpiel ``go`` (the observation tensor copied into a
 preallocated numpy array and a numpy mask filled from ``legal_actions()`` at every step), Pgx
 ``go_9x9``/``go_19x19`` on CPU (one game stepped by a jitted step, and vmapped batches of 256 and
-1024 with auto-reset). Ours: every game's ``env()``, raw state API and, where it exists, the batched
+1024 with auto-reset; the actions drawn by a jitted ``jax.random.categorical``). Ours: every game's ``env()``, raw state API and, where it exists, the batched
 env (256, 1024, 4096) at the 9x9-class size (Lin, Linage, Asli 9x9; Lifeline side 6) and the
 19x19-class size (19x19; Lifeline side 11). The batched env is timed from its steady state: every
 game is first put at a random position of a random game (``spread_over_game_phases``), since after
 ``reset`` all games move in step and a short window of a large batch would time only openings.
+Its actions come from ``VectorEnv.sample_actions`` (compiled, threaded, as Pgx draws in jit);
+``--numpy-draw`` draws them in numpy instead (``argmax`` of random scores times the mask), as
+earlier runs did. The peers that step one game draw in Python, through their own APIs.
 """
 from __future__ import annotations
 
@@ -99,11 +102,11 @@ def pgx_loop(name, batch):
     return run
 
 
-def vector_loop(game, batch, options):
+def vector_loop(game, batch, options, numpy_draw=False):
     from territory_envs.vector import make_vec
     vec = make_vec(game, batch, **options)
     rng = np.random.default_rng(0)
-    vec.reset()
+    vec.reset(seed=0)
     spread_over_game_phases(vec)  # the steady state, not the openings of games moving in step
     info = {"action_mask": vec.action_masks}
 
@@ -111,9 +114,11 @@ def vector_loop(game, batch, options):
         nonlocal info
         steps = 0
         while time.perf_counter() < deadline:
-            mask = info["action_mask"]
-            # a uniform legal action per game, vectorised: argmax of random scores over the mask
-            actions = np.argmax(rng.random(mask.shape, dtype=np.float32) * mask, axis=1)
+            if numpy_draw:  # argmax of random scores over the mask, in numpy on one thread
+                mask = info["action_mask"]
+                actions = np.argmax(rng.random(mask.shape, dtype=np.float32) * mask, axis=1)
+            else:  # compiled and threaded, as Pgx draws inside jit
+                actions = vec.sample_actions()
             obs, rewards, terminated, truncated, info = vec.step(actions)
             steps += batch
         return steps
@@ -125,6 +130,8 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--json", default=None)
+    parser.add_argument("--numpy-draw", action="store_true",
+                        help="draw the batched env's actions in numpy instead of VectorEnv.sample_actions")
     args = parser.parse_args(argv)
     rows = []
 
@@ -166,7 +173,8 @@ def main(argv=None) -> int:
             add(f"{label} state API", cls, _rate_median(lambda s: state_loop(g, s), args))
             if game in _BATCHES:
                 for batch in (256, 1024, 4096):
-                    add(f"{label} vector {batch}", cls, median_of(vector_loop(game, batch, options), args.seconds, args.repeats))
+                    loop = vector_loop(game, batch, options, args.numpy_draw)
+                    add(f"{label} vector {batch}", cls, median_of(loop, args.seconds, args.repeats))
 
     def best(prefix, cls):
         found = [r for r in rows if r["row"].startswith(prefix) and r["class"] == cls]

@@ -18,6 +18,11 @@ truncated, info)`` with, for every game,
   ``info["final_scores"]`` its scores per side (first, second), komi included (0 for games
   without points). Every new game gives ``player_0`` the first side.
 
+``sample_actions()`` draws a uniformly random legal action for every game in compiled code, from
+one random stream per game seeded by ``reset(seed)``: the same seed gives the same draws whatever
+the number of threads (random opponents, exploration, benchmarks; drawing in numpy instead, e.g.
+``argmax(random * mask)``, costs about as much as a Lin step).
+
 Actions must be legal (``info["action_mask"]``); an illegal one raises ``IllegalActionError`` naming
 the games at fault and changes nothing. ``get_state(i)`` / ``set_state(i, state)`` move a single game
 out of the batch or into it through the state API of SPEC.md (the move history is not kept by the
@@ -31,6 +36,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from .core.batch import sample_legal
 from .core.game import GameState, IllegalActionError
 from .registry import make_game
 
@@ -58,6 +64,7 @@ class VectorEnv:
         self.final_observations = np.zeros((b, *g.obs_shape), dtype=np.int8)
         self.final_scores = np.zeros((b, 2), dtype=np.float32)
         self.single_action_space_n = g.num_actions
+        self._streams = None  # sample_actions' random state, one word per game (set by reset)
         self._ready = False
 
     # --- the batch -----------------------------------------------------------------------------
@@ -78,8 +85,11 @@ class VectorEnv:
             numba.set_num_threads(int(self.num_threads))
 
     def reset(self, seed: int | None = None):
-        """Start every game anew (the games hold no randomness; ``seed`` is accepted for the usual
-        API). Returns ``(obs, info)``."""
+        """Start every game anew. The games hold no randomness; ``seed`` seeds the streams of
+        :meth:`sample_actions` (``None``: fresh entropy the first time, else the streams go on).
+        Returns ``(obs, info)``."""
+        if seed is not None or self._streams is None:
+            self._streams = np.random.SeedSequence(seed).generate_state(self.num_envs, dtype=np.uint64)
         self._threads()
         self._batch.reset(self.observations)
         self.rewards[:] = 0
@@ -105,6 +115,16 @@ class VectorEnv:
         self._threads()
         self._batch.step(actions, self)
         return self.observations, self.rewards, self.terminated, self.truncated, self._info()
+
+    def sample_actions(self) -> np.ndarray:
+        """A uniformly random legal action for every game, int64 ``(B,)``, drawn in compiled code
+        from each game's own stream (see ``reset``)."""
+        if not self._ready:
+            raise RuntimeError("sample_actions() called before reset()")
+        out = np.empty(self.num_envs, dtype=np.int64)
+        self._threads()
+        sample_legal(self._batch.mask, self._streams, out)
+        return out
 
     # --- single games in and out ----------------------------------------------------------------
     def get_state(self, i: int) -> GameState:

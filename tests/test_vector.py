@@ -160,3 +160,44 @@ def test_benchmark_spreads_batches_over_game_phases(game, options):
             if not state.terminal:
                 assert np.array_equal(vec.get_state(i).board, state.board)
                 assert np.array_equal(vec.action_masks[i], state.legal_mask())
+
+
+@pytest.mark.parametrize("game,options", [("lin", {"board_size": 7}), ("lifeline", {"board_size": 4})])
+def test_sample_actions_are_legal_seeded_and_independent_of_threads(game, options):
+    def play(seed, threads, steps=60):
+        vec = make_vec(game, 32, num_threads=threads, **options)
+        _, info = vec.reset(seed=seed)
+        drawn = []
+        for _ in range(steps):
+            actions = vec.sample_actions()
+            assert actions.dtype == np.int64 and actions.shape == (32,)
+            assert (info["action_mask"][np.arange(32), actions] == 1).all()
+            drawn.append(actions)
+            _, _, _, _, info = vec.step(actions)
+        return np.array(drawn)
+    first = play(5, 1)
+    assert (play(5, 2) == first).all()  # per-game streams: the threads do not matter
+    assert (play(6, 1) != first).any()
+    assert len(set(first[0].tolist())) > 5  # games draw from different streams
+
+
+def test_sample_actions_are_uniform_over_the_legal_set():
+    vec = make_vec("lin", 4096, board_size=7)
+    vec.reset(seed=1)
+    mask = vec.action_masks
+    mask[:] = 0
+    mask[:, [0, 7, 24]] = 1  # three legal actions in every game
+    counts = np.zeros(50, dtype=np.int64)
+    for _ in range(25):
+        np.add.at(counts, vec.sample_actions(), 1)
+    draws = 25 * 4096
+    assert counts.sum() == draws and counts[[0, 7, 24]].sum() == draws
+    # each expected 34133 times; 5 standard deviations are about 750
+    assert np.abs(counts[[0, 7, 24]] - draws / 3).max() < 750
+    mask[0, :] = 0
+    assert vec.sample_actions()[0] == -1
+
+
+def test_sample_actions_before_reset_refused():
+    with pytest.raises(RuntimeError):
+        make_vec("lin", 2, board_size=7).sample_actions()

@@ -1,8 +1,10 @@
 """Bookkeeping shared by the four games' batched kernels (``territory_envs.vector``): after one
-action of game ``e``, its rewards, end flags and move count, the same for every game."""
+action of game ``e``, its rewards, end flags and move count, the same for every game; and the
+compiled draw of random legal actions (``VectorEnv.sample_actions``)."""
 from __future__ import annotations
 
-from numba import njit
+import numpy as np
+from numba import njit, prange
 
 
 @njit(cache=True)
@@ -23,3 +25,41 @@ def after_action(e, ended_by_rules, winner_side, flip, move_number, max_moves, m
             rewards[e, winner] = 1.0
             rewards[e, 1 - winner] = -1.0
     return terminated[e] or truncated[e]
+
+
+# splitmix64 (Steele, Lea and Flood 2014): one 64-bit word of state per game, so each game draws
+# its own stream and the draws do not depend on how games are spread over threads
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+@njit(cache=True)
+def next_random(streams, e):
+    """Advance game ``e``'s stream and return 64 random bits."""
+    z = streams[e] + _GOLDEN
+    streams[e] = z
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, parallel=True)
+def sample_legal(mask, streams, out):
+    """``out[e]``: an action drawn uniformly among the set entries of ``mask[e]`` (-1 if none),
+    from game ``e``'s stream. The index is ``floor(u * count)`` for 32 random bits ``u``, so the
+    bias is at most ``count / 2**32``."""
+    for e in prange(mask.shape[0]):
+        count = 0
+        for a in range(mask.shape[1]):
+            count += mask[e, a] != 0
+        out[e] = -1
+        if count == 0:
+            continue
+        rank = ((next_random(streams, e) >> np.uint64(32)) * np.uint64(count)) >> np.uint64(32)
+        for a in range(mask.shape[1]):
+            if mask[e, a] != 0:
+                if rank == 0:
+                    out[e] = a
+                    break
+                rank -= 1
