@@ -17,8 +17,9 @@ iff it holds a run of ``line_length`` member cells (a run is connected, so it li
 component): the living domains are a flood from the cells where a line ends, through the members,
 which never visits a dead domain. Black's placement only shrinks White's domains, and removing White
 stones does not change them, so White's living domains are found once, after the stone, and not at
-all when the stone lies in none of them, or when it splits nothing around it and a line runs on
-from a neighbour (:func:`domain_survives`, a look at the stone's ring and row and column); Black's
+all when the stone lies in none of them, or when it splits nothing around it and a line passes
+through a neighbour (:func:`domain_survives`, a look at the stone's ring and its neighbours' rows
+and columns); Black's
 domains do not change unless White stones were removed, and only then are they found again. Every
 kernel below is linear in the cells.
 """
@@ -78,7 +79,7 @@ def domain_survives(board, cell, mover, height, width, line_length):
     colour (members: points not holding ``mover``). Is ``D - cell`` surely still one living
     domain? Yes if (1) the member neighbours of ``cell`` all lie on one arc of member points around
     it (a path through ``cell`` then goes around it: no split) and (2) a line of ``line_length``
-    members starts next to ``cell`` in its row or column, away from it (that line lies in
+    members passes through a neighbour of ``cell`` along a row or column (that line lies in
     ``D - cell``). False means "not sure": the caller floods."""
     r, c = cell // width, cell % width
     member = np.empty(8, dtype=np.bool_)
@@ -108,17 +109,23 @@ def domain_survives(board, cell, mover, height, width, line_length):
 
 @njit(cache=True)
 def line_next_to(board, r, c, mover, height, width, length):
-    """Do ``length`` members (points not holding ``mover``) run from a neighbour of (r, c) away
-    from it, along its row or column?"""
+    """Does a run of ``length`` members (points not holding ``mover``, which holds (r, c)) pass
+    through an orthogonal neighbour of (r, c), along a row or a column?"""
     for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
-        run = 0
-        rr, cc = r + dr, c + dc
-        while 0 <= rr < height and 0 <= cc < width and board[rr * width + cc] != mover and run < length:
-            run += 1
-            rr += dr
-            cc += dc
-        if run >= length:
-            return True
+        nr, nc = r + dr, c + dc
+        if not (0 <= nr < height and 0 <= nc < width) or board[nr * width + nc] == mover:
+            continue
+        for along_row in (True, False):
+            sr, sc = (0, 1) if along_row else (1, 0)
+            run = 1
+            for sign in (1, -1):  # both ways from the neighbour (towards (r, c) stops at once)
+                rr, cc = nr + sign * sr, nc + sign * sc
+                while run < length and 0 <= rr < height and 0 <= cc < width and board[rr * width + cc] != mover:
+                    run += 1
+                    rr += sign * sr
+                    cc += sign * sc
+            if run >= length:
+                return True
     return False
 
 
@@ -140,7 +147,7 @@ def place_lin(board, side, cell, height, width, line_length, neighbours, degree,
         settled = True
     else:
         # in a living enemy domain: it stays one living domain if the stone splits nothing around
-        # it and a line runs on from a neighbour of the stone
+        # it and a line passes through a neighbour of the stone
         settled = domain_survives(board, cell, mover, height, width, line_length)
         alive[enemy - 1, cell] = False
     if not settled:
