@@ -166,14 +166,24 @@ def test_lone_group_is_dead_and_two_groups_sharing_a_region_live():
 
 
 @pytest.mark.parametrize("length", [2, 3, 5])
-def test_mark_runs(length):
+def test_run_lengths_and_line_marks(length):
     rng = np.random.default_rng(length)
     for _ in range(20):
         member = rng.random(49) < 0.7
-        on_row = np.empty(49, bool)
-        on_col = np.empty(49, bool)
-        kernels.mark_runs(member, 7, 7, length, on_row, on_col)
         grid = member.reshape(7, 7)
+        left, right, up, down = (np.full(49, -9, np.int32) for _ in range(4))
+        kernels.run_lengths(member, 7, 7, left, right, up, down)
+        for r in range(7):
+            for c in range(7):
+                def run(dr, dc):
+                    k = 0
+                    while 0 <= r + k * dr < 7 and 0 <= c + k * dc < 7 and grid[r + k * dr, c + k * dc]:
+                        k += 1
+                    return k
+                i = r * 7 + c
+                assert (left[i], right[i], up[i], down[i]) == (run(0, -1), run(0, 1), run(-1, 0), run(1, 0))
+        on_row = left + right - 1 >= length  # how Linage marks the cells on lines
+        on_col = up + down - 1 >= length
         for r in range(7):
             for c in range(7):
                 row_hit = any(all(grid[r, k] for k in range(s, s + length))

@@ -83,3 +83,33 @@ def test_linear_mask_matches_direct_on_large_boards(size, line):
                 assert state.legal_actions().tolist()[:-1] == direct_legal_cells(state)
             legal = state.legal_actions()
             state.apply(int(rng.choice(legal[:-1])) if len(legal) > 1 else int(legal[-1]))
+
+
+@pytest.mark.parametrize("size,line", [(5, 2), (6, 3), (7, 3), (9, 4)])
+def test_local_searches_and_lowlinks_agree_on_random_boards(size, line):
+    """Every candidate decided three ways, on boards with stones at random densities (pockets,
+    corridors and staircases that random play seldom makes): by low-links alone (search budget 0),
+    by local searches that give up early (budget 1 and 3) and by searches that never give up."""
+    from territory_envs.games.linage import analyse_linage
+    game = make_game("linage", board_size=size, line_length=line)
+    geo = game.geometry
+    rng = np.random.default_rng(size * 10 + line)
+    n = size * size
+    boards = 0
+    while boards < 300:
+        state = game.new_state()
+        state.board[:] = rng.random(n) < rng.uniform(0.1, 0.6)
+        empty = state.board == 0
+        labels, count = kernels.label_components(empty, geo.neighbours, geo.degree)
+        h, v = np.empty(n, bool), np.empty(n, bool)
+        kernels.mark_line_starts(empty, size, size, line, h, v)
+        if not (kernels.any_per_component(labels, count, h) | kernels.any_per_component(labels, count, v)).all():
+            continue  # a region without a line: no position of the game
+        boards += 1
+        expected = direct_legal_cells(state)
+        for cap in (0, 1, 3, 10_000):
+            kind = np.zeros(n, np.int8)
+            legal = np.zeros(n, np.bool_)
+            analyse_linage(state.board, size, size, line, geo.neighbours, geo.degree, kind, kind.astype(bool),
+                           kind.astype(bool), legal, False, cap)
+            assert np.flatnonzero(legal).tolist() == expected, (cap, state.board.reshape(size, size))

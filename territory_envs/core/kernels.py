@@ -335,31 +335,27 @@ def liveness(board, on_board, neighbours, degree):
 
 
 @njit(cache=True)
-def mark_runs(member, height, width, length, on_row, on_col):
-    """Mark the cells of a square grid that lie on a run of at least ``length`` member cells in
-    their row (``on_row``) or in their column (``on_col``). Both outputs are overwritten."""
-    on_row[:] = False
-    on_col[:] = False
+def run_lengths(member, height, width, left, right, up, down):
+    """For every member cell of a square grid, how many member cells run from it (itself
+    included) to the left, right, up and down before a non-member or the edge; 0 for non-members.
+    (Cell ``i`` is on a horizontal run of ``left[i] + right[i] - 1`` members.)"""
     for r in range(height):
-        run = 0
-        for c in range(width + 1):
-            if c < width and member[r * width + c]:
-                run += 1
-            else:
-                if run >= length:
-                    for k in range(c - run, c):
-                        on_row[r * width + k] = True
-                run = 0
+        count_run(member, r * width, 1, width, left)
+        count_run(member, r * width + width - 1, -1, width, right)
     for c in range(width):
-        run = 0
-        for r in range(height + 1):
-            if r < height and member[r * width + c]:
-                run += 1
-            else:
-                if run >= length:
-                    for k in range(r - run, r):
-                        on_col[k * width + c] = True
-                run = 0
+        count_run(member, c, width, height, up)
+        count_run(member, c + (height - 1) * width, -width, height, down)
+
+
+@njit(cache=True)
+def count_run(member, start, step, cells, out):
+    """Along ``cells`` cells from ``start`` by ``step``: the member cells counted so far without a
+    break, into ``out``."""
+    run = 0
+    for k in range(cells):
+        i = start + k * step
+        run = run + 1 if member[i] else 0
+        out[i] = run
 
 
 @njit(cache=True)
