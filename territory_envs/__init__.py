@@ -4,6 +4,12 @@
 rules (:class:`Game`) whose states (``game.new_state()``) carry the SPEC.md state API. Importing
 this package never imports torch.
 """
+import os as _os
+
+from .core.compile_cache import clear_stale_cache as _clear_stale_cache
+
+_clear_stale_cache(_os.path.dirname(_os.path.abspath(__file__)))  # before any kernel loads its cache
+
 from .core.game import Game, GameState, IllegalActionError
 from .core.records import read_record, write_record
 from .registry import game_names, make, make_game, registry
