@@ -223,3 +223,25 @@ def test_cut_cells_and_dfs_subtrees(geo):
                 while node != c and node >= 0:
                     node = parent[node]
                 assert node == c
+
+
+def test_compile_cache_cleared_when_any_source_changes(tmp_path, monkeypatch):
+    from territory_envs.core.compile_cache import clear_stale_cache
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    (tmp_path / "games").mkdir()
+    (tmp_path / "kernels.py").write_text("x = 1\n")
+    (tmp_path / "games" / "rules.py").write_text("y = 2\n")
+    cached = tmp_path / "games" / "__pycache__"
+    cached.mkdir()
+
+    def cache_file():
+        (cached / "rules.step-1.py311.nbi").write_bytes(b"index")
+        return cached / "rules.step-1.py311.nbi"
+    f = cache_file()
+    assert clear_stale_cache(str(tmp_path)) and not f.exists()  # no stamp yet: cleared
+    f = cache_file()
+    assert not clear_stale_cache(str(tmp_path)) and f.exists()  # same sources: kept
+    (tmp_path / "kernels.py").write_text("x = 3\n")  # another file than the cached function's
+    assert clear_stale_cache(str(tmp_path)) and not f.exists()
+    (cached / "rules.pyc").write_bytes(b"")
+    assert not clear_stale_cache(str(tmp_path)) and (cached / "rules.pyc").exists()

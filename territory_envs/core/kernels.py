@@ -28,28 +28,7 @@ def label_components(member, neighbours, degree):
     Returns ``(labels, count)``: ``labels[i]`` is the component of cell ``i`` (0..count-1, numbered
     in order of their smallest cell) or -1 for a non-member.
     """
-    n = member.shape[0]
-    labels = np.full(n, -1, dtype=np.int32)
-    stack = np.empty(n, dtype=np.int32)
-    count = 0
-    for start in range(n):
-        if not member[start] or labels[start] >= 0:
-            continue
-        labels[start] = count
-        top = 0
-        stack[top] = start
-        top += 1
-        while top > 0:
-            top -= 1
-            cell = stack[top]
-            for k in range(degree[cell]):
-                nb = neighbours[cell, k]
-                if member[nb] and labels[nb] < 0:
-                    labels[nb] = count
-                    stack[top] = nb
-                    top += 1
-        count += 1
-    return labels, count
+    return label_equal_components(member, member, neighbours, degree)
 
 
 @njit(cache=True)
@@ -101,22 +80,52 @@ def flood_equal(values, start, label, labels, cells, tail, neighbours, degree):
 
 @njit(cache=True)
 def label_equal_components(values, active, neighbours, degree):
-    """Components of active cells where neighbours are joined only if their ``values`` are equal
-    (``active`` must be all or none of the on-board cells of each value it covers).
+    """Components of active cells where neighbours are joined only if their ``values`` are equal.
 
     With ``values = board`` and ``active = board > 0`` these are the groups of stones; with
     ``active = on_board & (board == 0)`` the regions of empty points. Returns ``(labels, count)`` as
     :func:`label_components`.
+
+    Union-find in one pass over the cells, each joined to its lower-numbered neighbours: every tree
+    is rooted at its smallest cell and every pointer goes to a smaller cell, so a second pass in
+    cell order gives each cell its label from the already labelled cell it points to. (About a
+    third faster than a flood, whose neighbour tests branch less predictably.)
     """
     n = values.shape[0]
-    labels = np.full(n, -1, dtype=np.int32)
-    cells = np.empty(n, dtype=np.int32)
+    labels = np.empty(n, dtype=np.int32)  # parent pointers in the first pass
+    for i in range(n):
+        if not active[i]:
+            labels[i] = -1
+            continue
+        labels[i] = i
+        v = values[i]
+        for k in range(degree[i]):
+            nb = neighbours[i, k]
+            if nb < i and values[nb] == v and active[nb]:
+                a = find_root(labels, i)
+                b = find_root(labels, nb)
+                if a < b:
+                    labels[b] = a
+                elif b < a:
+                    labels[a] = b
     count = 0
-    for start in range(n):
-        if active[start] and labels[start] < 0:
-            flood_equal(values, start, count, labels, cells, 0, neighbours, degree)
+    for i in range(n):
+        parent = labels[i]
+        if parent == i:
+            labels[i] = count
             count += 1
+        elif parent >= 0:
+            labels[i] = labels[parent]  # parent < i: labelled already
     return labels, count
+
+
+@njit(cache=True)
+def find_root(parent, i):
+    """The root of ``i``'s tree, halving the path on the way."""
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
 
 
 @njit(cache=True)
@@ -308,8 +317,11 @@ def liveness(board, on_board, neighbours, degree):
     """
     labels, count = label_equal_components(board, on_board, neighbours, degree)
     reach = np.full((count, 2), -1, dtype=np.int32)
-    n = board.shape[0]
-    for i in range(n):
+    alive = np.zeros(count, dtype=np.bool_)
+    # one pass over the empty cells' neighbours: until a region meets a second group of a colour,
+    # every group of that colour it met is the first one, so both live from that moment, and so
+    # does every group it meets afterwards
+    for i in range(board.shape[0]):
         if not on_board[i] or board[i] != EMPTY:
             continue
         k = labels[i]
@@ -318,19 +330,15 @@ def liveness(board, on_board, neighbours, degree):
             if board[nb] != EMPTY:
                 c = board[nb] - 1
                 g = labels[nb]
-                if reach[k, c] == -1:
+                first = reach[k, c]
+                if first == MANY:
+                    alive[g] = True
+                elif first == -1:
                     reach[k, c] = g
-                elif reach[k, c] != g:
+                elif first != g:
                     reach[k, c] = MANY
-    alive = np.zeros(count, dtype=np.bool_)
-    for i in range(n):
-        if not on_board[i] or board[i] != EMPTY:
-            continue
-        k = labels[i]
-        for d in range(degree[i]):
-            nb = neighbours[i, d]
-            if board[nb] != EMPTY and reach[k, board[nb] - 1] == MANY:
-                alive[labels[nb]] = True
+                    alive[first] = True
+                    alive[g] = True
     return labels, count, alive, reach
 
 
