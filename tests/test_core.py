@@ -151,6 +151,17 @@ def test_kernels_match_direct_versions(geo, density):
                             friends.add(int(labels[nb]))
             assert alive[k] == bool(friends), f"group {k}"
         assert (labels[~on] == -1).all()
+        # links: per empty cell, bit c-1 when it touches two or more groups of colour c
+        links = np.full(geo.num_cells, 9, np.int8)
+        again = kernels.liveness(board, geo.on_board, geo.neighbours, geo.degree, links)
+        assert (again[0] == labels).all() and (again[2] == alive).all()
+        for x in range(geo.num_cells):
+            expected = 0
+            if on[x] and board[x] == 0:
+                for c in (1, 2):
+                    if len({int(labels[nb]) for nb in direct_neighbours(geo, x) if board[nb] == c}) >= 2:
+                        expected |= 1 << (c - 1)
+            assert links[x] == expected, x
 
 
 def test_lone_group_is_dead_and_two_groups_sharing_a_region_live():
@@ -223,6 +234,15 @@ def test_cut_cells_and_dfs_subtrees(geo):
                 while node != c and node >= 0:
                     node = parent[node]
                 assert node == c
+
+
+@pytest.mark.parametrize("geo", GEOMETRIES, ids=lambda g: g.describe())
+def test_neighbour_rows_are_sorted(geo):
+    # label_equal_components stops at the first neighbour after the cell
+    for i in range(geo.num_cells):
+        row = geo.neighbours[i, :geo.degree[i]]
+        assert (np.diff(row) > 0).all()
+        assert (geo.neighbours[i, geo.degree[i]:] == -1).all()
 
 
 def test_compile_cache_cleared_when_any_source_changes(tmp_path, monkeypatch):

@@ -23,8 +23,10 @@ import numpy as np
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
-SQUARE_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
-HEX_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, 1), (1, -1))
+# in increasing order of the cell offset, so every row of the neighbour table is sorted: the
+# neighbours before a cell come first (union-find labelling stops at the first one after it)
+SQUARE_STEPS = ((-1, 0), (0, -1), (0, 1), (1, 0))
+HEX_STEPS = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0))
 
 
 @dataclass(frozen=True, eq=False)

@@ -86,7 +86,8 @@ def label_equal_components(values, active, neighbours, degree):
     ``active = on_board & (board == 0)`` the regions of empty points. Returns ``(labels, count)`` as
     :func:`label_components`.
 
-    Union-find in one pass over the cells, each joined to its lower-numbered neighbours: every tree
+    Union-find in one pass over the cells, each joined to its lower-numbered neighbours (the first
+    of its row of the neighbour table, which is sorted): every tree
     is rooted at its smallest cell and every pointer goes to a smaller cell, so a second pass in
     cell order gives each cell its label from the already labelled cell it points to. (About a
     third faster than a flood, whose neighbour tests branch less predictably.)
@@ -98,16 +99,19 @@ def label_equal_components(values, active, neighbours, degree):
             labels[i] = -1
             continue
         labels[i] = i
+        root = i  # i's root so far
         v = values[i]
         for k in range(degree[i]):
             nb = neighbours[i, k]
-            if nb < i and values[nb] == v and active[nb]:
-                a = find_root(labels, i)
-                b = find_root(labels, nb)
-                if a < b:
-                    labels[b] = a
-                elif b < a:
-                    labels[a] = b
+            if nb > i:
+                break  # the table's rows are sorted (geometry.py)
+            if values[nb] == v and active[nb]:
+                other = find_root(labels, nb)
+                if other < root:
+                    labels[root] = other
+                    root = other
+                elif other > root:
+                    labels[other] = root
     count = 0
     for i in range(n):
         parent = labels[i]
@@ -304,7 +308,7 @@ MANY = -2  # in ``reach``: two or more distinct groups of that colour touch the 
 
 
 @njit(cache=True)
-def liveness(board, on_board, neighbours, degree):
+def liveness(board, on_board, neighbours, degree, links=None):
     """Groups, regions and which groups live (Lifeline, Asli): a group is alive iff some empty
     region next to it also touches another group of its colour; a lone group is dead.
 
@@ -312,8 +316,10 @@ def liveness(board, on_board, neighbours, degree):
     of stones or a region of empty points. Returns ``(labels, count, alive, reach)``:
     ``labels`` int32 ``(N,)`` (-1 off the board); ``alive[k]`` true iff component ``k`` is a living
     group; ``reach[k, c]`` for a region ``k`` and colour ``c`` (0 black, 1 white): the one group of
-    that colour touching it, -1 for none, ``MANY`` for two or more. Two passes over the empty
-    cells after the labelling; no sorting.
+    that colour touching it, -1 for none, ``MANY`` for two or more. One pass over the empty
+    cells after the labelling; no sorting. With ``links`` (int8 ``(N,)``), the same pass also
+    writes, per empty cell, bit ``c`` set when it touches two or more groups of colour ``c``
+    (0 elsewhere).
     """
     labels, count = label_equal_components(board, on_board, neighbours, degree)
     reach = np.full((count, 2), -1, dtype=np.int32)
@@ -322,14 +328,29 @@ def liveness(board, on_board, neighbours, degree):
     # every group of that colour it met is the first one, so both live from that moment, and so
     # does every group it meets afterwards
     for i in range(board.shape[0]):
+        if links is not None:
+            links[i] = 0
         if not on_board[i] or board[i] != EMPTY:
             continue
         k = labels[i]
+        near_black = -1  # a black and a white group next to i (for links)
+        near_white = -1
+        bits = 0
         for d in range(degree[i]):
             nb = neighbours[i, d]
             if board[nb] != EMPTY:
                 c = board[nb] - 1
                 g = labels[nb]
+                if links is not None:
+                    if c == 0:
+                        if near_black == -1:
+                            near_black = g
+                        elif near_black != g:
+                            bits |= 1
+                    elif near_white == -1:
+                        near_white = g
+                    elif near_white != g:
+                        bits |= 2
                 first = reach[k, c]
                 if first == MANY:
                     alive[g] = True
@@ -339,6 +360,8 @@ def liveness(board, on_board, neighbours, degree):
                     reach[k, c] = MANY
                     alive[first] = True
                     alive[g] = True
+        if links is not None:
+            links[i] = bits
     return labels, count, alive, reach
 
 

@@ -41,12 +41,13 @@ PIES = ("strong", "weak", "komi")
 
 
 @njit(cache=True)
-def settle(board, side, on_board, neighbours, degree):
+def settle(board, side, on_board, neighbours, degree, links=None):
     """Remove the dead enemy groups of ``side`` (0 Black, 1 White), then its dead friendly groups.
-    Returns ``(labels, count, alive, reach)`` of the final board (see ``liveness``)."""
+    Returns ``(labels, count, alive, reach)`` of the final board (see ``liveness``; with ``links``,
+    the final board's links go there)."""
     mover = side + 1
     enemy = 3 - mover
-    labels, count, alive, reach = liveness(board, on_board, neighbours, degree)
+    labels, count, alive, reach = liveness(board, on_board, neighbours, degree, links)
     for colour in (enemy, mover):
         removed = False
         for i in range(board.shape[0]):
@@ -54,14 +55,13 @@ def settle(board, side, on_board, neighbours, degree):
                 board[i] = EMPTY
                 removed = True
         if removed:  # freed cells may revive friendly groups; recompute before judging them
-            labels, count, alive, reach = liveness(board, on_board, neighbours, degree)
+            labels, count, alive, reach = liveness(board, on_board, neighbours, degree, links)
     return labels, count, alive, reach
 
 
 @njit(cache=True)
-def describe(board, side, labels, alive, reach, on_board, neighbours, degree, alive_cell, links, mask):
-    """From a liveness result: ``alive_cell`` (stones of living groups), ``links`` (per empty cell,
-    bit ``c`` set when it touches two or more groups of colour ``c``), the local legal mask of
+def describe(board, side, labels, alive, reach, on_board, alive_cell, mask):
+    """From a liveness result: ``alive_cell`` (stones of living groups) and the local legal mask of
     ``side`` (empty cells whose region touches one of its groups) into ``mask``; returns whether
     every group on the board lives (the condition under which the local mask is exact) and the
     number of legal cells."""
@@ -69,7 +69,6 @@ def describe(board, side, labels, alive, reach, on_board, neighbours, degree, al
     legal = 0
     for i in range(board.shape[0]):
         alive_cell[i] = False
-        links[i] = 0
         mask[i] = False
         if not on_board[i]:
             continue
@@ -81,40 +80,28 @@ def describe(board, side, labels, alive, reach, on_board, neighbours, degree, al
             continue
         mask[i] = reach[k, side] != -1
         legal += mask[i]
-        first_black = -1
-        first_white = -1
-        for d in range(degree[i]):
-            nb = neighbours[i, d]
-            if board[nb] == 1:
-                if first_black == -1:
-                    first_black = labels[nb]
-                elif labels[nb] != first_black:
-                    links[i] |= 1
-            elif board[nb] == 2:
-                if first_white == -1:
-                    first_white = labels[nb]
-                elif labels[nb] != first_white:
-                    links[i] |= 2
     return all_alive, legal
 
 
 @njit(cache=True)
 def analyse(board, side, on_board, neighbours, degree, alive_cell, links, mask):
-    """Derived facts of a position with ``side`` to move; returns ``describe``'s result."""
-    labels, count, alive, reach = liveness(board, on_board, neighbours, degree)
-    return describe(board, side, labels, alive, reach, on_board, neighbours, degree, alive_cell, links, mask)
+    """Derived facts of a position with ``side`` to move: ``links`` (per empty cell, bit ``c`` set
+    when it touches two or more groups of colour ``c``) and ``describe``'s, whose result it
+    returns."""
+    labels, count, alive, reach = liveness(board, on_board, neighbours, degree, links)
+    return describe(board, side, labels, alive, reach, on_board, alive_cell, mask)
 
 
 @njit(cache=True)
 def play_stone(board, side, cell, removal, on_board, neighbours, degree, alive_cell, links, mask):
     """Place ``side``'s stone on ``cell`` (the last stone of its turn), remove if ``removal``, and
-    describe the position for the opponent. Returns ``describe``'s result."""
+    describe the position for the opponent (as ``analyse``). Returns ``describe``'s result."""
     board[cell] = side + 1
     if removal:
-        labels, count, alive, reach = settle(board, side, on_board, neighbours, degree)
+        labels, count, alive, reach = settle(board, side, on_board, neighbours, degree, links)
     else:
-        labels, count, alive, reach = liveness(board, on_board, neighbours, degree)
-    return describe(board, 1 - side, labels, alive, reach, on_board, neighbours, degree, alive_cell, links, mask)
+        labels, count, alive, reach = liveness(board, on_board, neighbours, degree, links)
+    return describe(board, 1 - side, labels, alive, reach, on_board, alive_cell, mask)
 
 
 @njit(cache=True)
