@@ -64,10 +64,18 @@ def analyse_linage(board, height, width, line_length, neighbours, degree, kind, 
     up = np.empty(n, dtype=np.int32)
     down = np.empty(n, dtype=np.int32)
     run_lengths(empty, height, width, left, right, up, down)
-    if planes:
-        for i in range(n):
-            on_h[i] = left[i] + right[i] - 1 >= line_length  # the length of i's run
-            on_v[i] = up[i] + down[i] - 1 >= line_length
+    # bit d of safe[x]: x (empty) still lies on a line once a stone is on its neighbour in direction
+    # d (0 left, 1 right, 2 up, 3 down); all bits for a stone, which needs no search
+    safe = np.empty(n, dtype=np.uint8)
+    for x in range(n):
+        across_h = left[x] + right[x] - 1 >= line_length  # x's run is a line
+        across_v = up[x] + down[x] - 1 >= line_length
+        if planes:
+            on_h[x] = across_h
+            on_v[x] = across_v
+        safe[x] = 15 if not empty[x] else (
+            (right[x] >= line_length or across_v) | (left[x] >= line_length or across_v) << 1
+            | (down[x] >= line_length or across_h) << 2 | (up[x] >= line_length or across_h) << 3)
     labels, count = label_components(empty, neighbours, degree)
     has_h = np.zeros(count, dtype=np.bool_)
     has_v = np.zeros(count, dtype=np.bool_)
@@ -92,15 +100,6 @@ def analyse_linage(board, height, width, line_length, neighbours, degree, kind, 
         vertical_points += not has_h[k]
         horizontal_points += not has_v[k]
 
-    # bit d of safe[x]: x (empty) still lies on a line once a stone is on its neighbour in direction
-    # d (0 left, 1 right, 2 up, 3 down); all bits for a stone, which needs no search
-    safe = np.empty(n, dtype=np.uint8)
-    for x in range(n):
-        across_h = left[x] + right[x] - 1 >= line_length
-        across_v = up[x] + down[x] - 1 >= line_length
-        safe[x] = 15 if not empty[x] else (
-            (right[x] >= line_length or across_v) | (left[x] >= line_length or across_v) << 1
-            | (down[x] >= line_length or across_h) << 2 | (up[x] >= line_length or across_h) << 3)
     exact = np.empty(0, dtype=np.bool_)  # the low-link answers, made the first time a search gives up
     seen = np.zeros(n, dtype=np.int32)  # stamp per cell: the search that last visited it
     queue = np.empty(max(search_cap, 1), dtype=np.int32)
