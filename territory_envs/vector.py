@@ -36,7 +36,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .core.batch import sample_legal
+from .core.batch import illegal_actions, sample_legal
 from .core.game import GameState, IllegalActionError
 from .registry import make_game
 
@@ -65,6 +65,7 @@ class VectorEnv:
         self.final_scores = np.zeros((b, 2), dtype=np.float32)
         self.single_action_space_n = g.num_actions
         self._streams = None  # sample_actions' random state, one word per game (set by reset)
+        self._bad = np.zeros(b, dtype=np.bool_)  # step's check: which actions are illegal
         self._ready = False
 
     # --- the batch -----------------------------------------------------------------------------
@@ -105,14 +106,11 @@ class VectorEnv:
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
             raise IllegalActionError(f"actions must be integers of shape ({self.num_envs},)")
         actions = actions.astype(np.int64, copy=False)
-        in_range = (actions >= 0) & (actions < self.game.num_actions)
-        legal = in_range.copy()
-        legal[in_range] = self._batch.mask[np.flatnonzero(in_range), actions[in_range]] == 1
-        if not legal.all():
-            bad = np.flatnonzero(~legal)
+        self._threads()
+        if illegal_actions(self._batch.mask, actions, self._bad):
+            bad = np.flatnonzero(self._bad)
             raise IllegalActionError(f"illegal actions in games {bad[:10].tolist()}"
                                      f"{' ...' if len(bad) > 10 else ''}: {actions[bad[:10]].tolist()}")
-        self._threads()
         self._batch.step(actions, self)
         return self.observations, self.rewards, self.terminated, self.truncated, self._info()
 

@@ -98,6 +98,10 @@ def test_bad_input():
     assert (vec.action_masks == masks).all() and not (masks == before).all()
     with pytest.raises(IllegalActionError):
         vec.step(np.array([5, 6, 7]))
+    for out_of_range in (-1, 25, 1 << 40):
+        with pytest.raises(IllegalActionError, match=r"games \[2\]"):
+            vec.step(np.array([5, 6, out_of_range, 8]))
+    assert (vec.action_masks == masks).all()
     with pytest.raises(ValueError, match="num_envs"):
         make_vec("lin", 0)
     with pytest.raises(ValueError, match="no batched form"):

@@ -56,10 +56,20 @@ def sample_legal(mask, streams, out):
         out[e] = -1
         if count == 0:
             continue
-        rank = ((next_random(streams, e) >> np.uint64(32)) * np.uint64(count)) >> np.uint64(32)
+        rank = np.int64(((next_random(streams, e) >> np.uint64(32)) * np.uint64(count)) >> np.uint64(32))
         for a in range(mask.shape[1]):
-            if mask[e, a] != 0:
-                if rank == 0:
-                    out[e] = a
-                    break
-                rank -= 1
+            rank -= mask[e, a] != 0
+            if rank < 0:
+                out[e] = a
+                break
+
+
+@njit(cache=True, parallel=True)
+def illegal_actions(mask, actions, bad):
+    """``bad[e]``: ``actions[e]`` is out of range or masked out in ``mask[e]``. Returns how many."""
+    count = 0
+    for e in prange(actions.shape[0]):
+        a = actions[e]
+        bad[e] = not (0 <= a < mask.shape[1] and mask[e, a] != 0)
+        count += bad[e]
+    return count
