@@ -103,6 +103,7 @@ def analyse_linage(board, height, width, line_length, neighbours, degree, kind, 
     exact = np.empty(0, dtype=np.bool_)  # the low-link answers, made the first time a search gives up
     seen = np.zeros(n, dtype=np.int32)  # stamp per cell: the search that last visited it
     queue = np.empty(max(search_cap, 1), dtype=np.int32)
+    cols = np.empty(max(search_cap, 1), dtype=np.int32)
     stamp = 0
     for p in range(n):
         legal[p] = False
@@ -120,8 +121,8 @@ def analyse_linage(board, height, width, line_length, neighbours, degree, kind, 
             if not empty[nb] or next_to_line(nb, p, width, line_length, left, right, up, down):
                 continue
             stamp += 1
-            verdict = search_line(nb, p, stamp, seen, queue, search_cap, empty, width, line_length, neighbours,
-                                  degree, left, right, up, down)
+            verdict = search_line(nb, p, c, stamp, seen, queue, cols, search_cap, empty, width, line_length,
+                                  neighbours, degree, left, right, up, down)
             if verdict != 1:
                 break
         if verdict == -1:
@@ -144,36 +145,37 @@ def next_to_line(nb, p, width, length, left, right, up, down):
 
 
 @njit(cache=True)
-def on_line_without(x, p, width, length, left, right, up, down):
-    """Does empty cell ``x`` lie on a line once a stone is on ``p``? (Run lengths as
-    :func:`run_lengths` gives them for the board without that stone.)"""
-    r, c = x // width, x % width
-    pr, pc = p // width, p % width
-    first, last = c - left[x] + 1, c + right[x] - 1  # x's horizontal run
-    if pr == r and first <= pc <= last:  # the stone cuts it: keep x's side
-        first, last = (first, pc - 1) if pc > c else (pc + 1, last)
-    if last - first + 1 >= length:
-        return True
-    first, last = r - up[x] + 1, r + down[x] - 1  # x's vertical run
-    if pc == c and first <= pr <= last:
-        first, last = (first, pr - 1) if pr > r else (pr + 1, last)
-    return last - first + 1 >= length
+def on_line_without(x, x_col, p, p_col, width, length, left, right, up, down):
+    """Does empty cell ``x`` (in column ``x_col``) lie on a line once a stone is on ``p`` (in
+    column ``p_col``)? Run lengths as :func:`run_lengths` gives them for the board without that
+    stone. Flat indices and columns only, and no branch: a branchy body here made numba keep
+    reference counts of the arrays in the search loop, ten times slower."""
+    cut_h = (x - left[x] < p) & (p < x + right[x])  # p lies in x's horizontal run (within x's row)
+    cut_v = (p_col == x_col) & (x - up[x] * width < p) & (p < x + down[x] * width)
+    after = p > x  # x keeps the side of its run before p
+    along_h = (left[p] - 1) * after + (right[p] - 1) * (1 - after) if cut_h else left[x] + right[x] - 1
+    along_v = (up[p] - 1) * after + (down[p] - 1) * (1 - after) if cut_v else up[x] + down[x] - 1
+    return (along_h >= length) | (along_v >= length)
 
 
 @njit(cache=True)
-def search_line(start, p, stamp, seen, queue, cap, empty, width, length, neighbours, degree, left, right, up, down):
-    """Breadth-first from ``start`` through the empty cells other than ``p``, looking for a cell on
-    a line (a stone on ``p``): 1 found, 0 the component has none (the stone is illegal), -1 more
-    than ``cap`` cells visited without an answer."""
+def search_line(start, p, p_col, stamp, seen, queue, cols, cap, empty, width, length, neighbours, degree, left,
+                right, up, down):
+    """Breadth-first from ``start`` (a neighbour of ``p``) through the empty cells other than ``p``,
+    looking for a cell on a line (a stone on ``p``): 1 found, 0 the component has none (the stone
+    is illegal), -1 more than ``cap`` cells visited without an answer. ``queue`` and ``cols`` (the
+    queued cells' columns, followed along the steps) hold ``cap`` entries."""
     if cap == 0:
         return -1
     seen[start] = stamp
     queue[0] = start
+    cols[0] = p_col + (start - p if -1 <= start - p <= 1 else 0)
     head, tail = 0, 1
     while head < tail:
         x = queue[head]
+        x_col = cols[head]
         head += 1
-        if on_line_without(x, p, width, length, left, right, up, down):
+        if on_line_without(x, x_col, p, p_col, width, length, left, right, up, down):
             return 1
         for d in range(degree[x]):
             y = neighbours[x, d]
@@ -182,6 +184,7 @@ def search_line(start, p, stamp, seen, queue, cap, empty, width, length, neighbo
                     return -1
                 seen[y] = stamp
                 queue[tail] = y
+                cols[tail] = x_col + (y - x if -1 <= y - x <= 1 else 0)
                 tail += 1
     return 0
 
