@@ -61,11 +61,12 @@ def refresh_lin(board, height, width, line_length, neighbours, degree, alive, ma
 
 @njit(cache=True)
 def has_dead_stones(board, colour, alive_row):
-    """Is some stone of ``colour`` outside that colour's living domains (``alive_row``)?"""
+    """Is some stone of ``colour`` outside that colour's living domains (``alive_row``)? (One
+    straight pass, no early exit: it runs at every move and is nearly always false.)"""
+    dead = False
     for i in range(board.shape[0]):
-        if board[i] == colour and not alive_row[i]:
-            return True
-    return False
+        dead |= (board[i] == colour) & (not alive_row[i])
+    return dead
 
 
 # the eight cells around a point in cyclic order (each 4-adjacent to the next); even entries are
