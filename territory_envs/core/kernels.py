@@ -1,9 +1,10 @@
 """Connectivity kernels shared by the four games, compiled with numba.
 
 All kernels work on flat cell arrays and the neighbour table of a :class:`Geometry` (``neighbours``
-int32 ``(N, D)`` padded with -1, ``degree`` int32 ``(N,)``). They allocate only their outputs, touch
-each cell and each edge a bounded number of times (time linear in the number of cells), and hold no
-Python objects, so batched kernels can call them from ``prange`` loops.
+int32 ``(N, D)`` padded with -1, each row sorted, ``degree`` int32 ``(N,)``). They allocate only
+their outputs, touch each cell and each edge a bounded number of times (time linear in the number
+of cells; the union-find of the component labelling near-linear), and hold no Python objects, so
+batched kernels can call them from ``prange`` loops.
 
 Vocabulary (RULINGS.md): a *group* is a maximal connected set of same-coloured stones; a *region*
 (Lifeline, Linage) or *territory* (Asli) is a maximal connected set of empty points; a Lin *domain*
@@ -87,10 +88,10 @@ def label_equal_components(values, active, neighbours, degree):
     :func:`label_components`.
 
     Union-find in one pass over the cells, each joined to its lower-numbered neighbours (the first
-    of its row of the neighbour table, which is sorted): every tree
-    is rooted at its smallest cell and every pointer goes to a smaller cell, so a second pass in
-    cell order gives each cell its label from the already labelled cell it points to. (About a
-    third faster than a flood, whose neighbour tests branch less predictably.)
+    ones of its row of the neighbour table, which is sorted). Every tree is rooted at its smallest
+    cell and every pointer goes to a smaller cell, so a second pass in cell order gives each cell
+    its label from the already labelled cell it points to. About a third faster than a flood,
+    whose neighbour tests branch less predictably; path halving keeps it near-linear.
     """
     n = values.shape[0]
     labels = np.empty(n, dtype=np.int32)  # parent pointers in the first pass
