@@ -10,11 +10,15 @@ disturbed run (below 1 for a single-threaded peer means the machine was busy; ab
 Peers: PettingZoo ``go_v5`` (AEC env), OpenSpiel ``go`` (the observation tensor copied into a
 preallocated numpy array and a numpy mask filled from ``legal_actions()`` at every step), Pgx
 ``go_9x9``/``go_19x19`` on CPU (one game stepped by a jitted step, and vmapped batches of 256 and
-1024 with auto-reset; the actions drawn by a jitted ``jax.random.categorical``). Ours: every game's ``env()``, raw state API and, where it exists, the batched
-env (256, 1024, 4096) at the 9x9-class size (Lin, Linage, Asli 9x9; Lifeline side 6) and the
-19x19-class size (19x19; Lifeline side 11). The batched env is timed from its steady state: every
-game is first put at a random position of a random game (``spread_over_game_phases``), since after
-``reset`` all games move in step and a short window of a large batch would time only openings.
+1024 with auto-reset; the actions drawn by a jitted ``jax.random.categorical``). Ours: every
+game's ``env()``, raw state API and batched env (256, 1024, 4096) at the 9x9-class size (Lin,
+Linage, Asli 9x9; Lifeline side 6) and the 19x19-class size (19x19; Lifeline side 11). The
+batched env is timed from its steady state: every game is first put at a random position of a
+random game (``spread_over_game_phases``), since after ``reset`` all games move in step and a
+short window of a large batch would time only openings.
+Also printed: the memory of 4096 games of each game at the 19x19-class size, and for each game
+the time to import, make a batch of 1024 games, reset and take the first batched step in a fresh
+interpreter, with numba's cache warm and cold (an empty cache folder: everything compiled).
 Its actions come from ``VectorEnv.sample_actions`` (compiled, threaded, as Pgx draws in jit);
 ``--numpy-draw`` draws them in numpy instead (``argmax`` of random scores times the mask), as
 earlier runs did. The peers that step one game draw in Python, through their own APIs.
@@ -28,6 +32,7 @@ import platform
 import random
 import statistics
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -36,6 +41,12 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import territory_envs  # noqa: E402
 from benchmarks.throughput import aec_loop, first_step_seconds, spread_over_game_phases, state_loop  # noqa: E402
+
+
+OURS = {"9x9": [("lin", {"board_size": 9}), ("linage", {"board_size": 9}), ("lifeline", {"board_size": 6}),
+                ("asli", {"board_size": 9})],
+        "19x19": [("lin", {"board_size": 19}), ("linage", {"board_size": 19}), ("lifeline", {"board_size": 11}),
+                  ("asli", {"board_size": 19})]}
 
 
 def timed(fn, seconds):
@@ -158,12 +169,8 @@ def main(argv=None) -> int:
         except ImportError:
             print("  (pgx/jax missing: no Pgx rows)")
 
-    ours = {"9x9": [("lin", {"board_size": 9}), ("linage", {"board_size": 9}), ("lifeline", {"board_size": 6}),
-                    ("asli", {"board_size": 9})],
-            "19x19": [("lin", {"board_size": 19}), ("linage", {"board_size": 19}), ("lifeline", {"board_size": 11}),
-                      ("asli", {"board_size": 19})]}
     from territory_envs.vector import _BATCHES
-    for cls, entries in ours.items():
+    for cls, entries in OURS.items():
         for game, options in entries:
             size = options["board_size"]
             label = f"{game} {'side ' + str(size) if game == 'lifeline' else f'{size}x{size}'}"
@@ -193,17 +200,40 @@ def main(argv=None) -> int:
             print(f"{r['row']:<40}{r['steps_per_s']:>14,.0f}{ratios[0]:>13}{ratios[1]:>12}{ratios[2]:>10}"
                   f"{r['cpu_per_wall']:>10.2f}")
         print()
-    from territory_envs.vector import make_vec
-    vec = make_vec("lin", 4096, board_size=19)
-    vec.reset()
-    print(f"memory of a batch of 4096 Lin 19x19 games: {vec.memory_bytes() / 2**20:.1f} MiB")
-    warm = first_step_seconds(None)
-    print(f"import + make + reset + first step, numba cache warm: {warm:.2f} s")
+    memory, first = footprint(OURS)
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"rows": rows, "memory_lin19_4096_mib": vec.memory_bytes() / 2**20,
-                       "first_step_warm_s": warm}, f, indent=1)
+            json.dump({"rows": rows, "memory_4096_19x19_mib": memory, "first_batched_step_s": first}, f, indent=1)
     return 0
+
+
+def footprint(ours=OURS):
+    """Memory of 4096 games of each game at the 19x19-class size, and the first batched step of
+    each game at the 9x9-class size in a fresh interpreter, numba's cache warm and cold; printed
+    and returned as ``(memory, first)``."""
+    from territory_envs.vector import make_vec
+    memory = {}
+    for game, options in ours["19x19"]:
+        vec = make_vec(game, 4096, **options)
+        vec.reset(seed=0)
+        memory[game] = vec.memory_bytes() / 2**20
+    print("memory of a batch of 4096 games at the 19x19-class size: "
+          + ", ".join(f"{game} {mib:.1f} MiB" for game, mib in memory.items()))
+    first = {}
+    for game, options in ours["9x9"]:
+        code = FIRST_BATCH_STEP.format(game=game, options=options)
+        first_step_seconds(None, code)  # fills the cache if an edit of the sources cleared it
+        with tempfile.TemporaryDirectory() as cold:
+            first[game] = {"warm_s": first_step_seconds(None, code), "cold_s": first_step_seconds(cold, code)}
+    print("import + make_vec(1024 games) + reset + first batched step, 9x9 class:")
+    for game, t in first.items():
+        print(f"  {game}: {t['warm_s']:.2f} s with numba's cache warm, {t['cold_s']:.1f} s cold (compiling)")
+    return memory, first
+
+
+FIRST_BATCH_STEP = ("import time; t = time.perf_counter(); from territory_envs.vector import make_vec; "
+                    "v = make_vec({game!r}, 1024, **{options!r}); v.reset(seed=0); v.step(v.sample_actions()); "
+                    "print(time.perf_counter() - t)")
 
 
 def _rate_median(fn, args):

@@ -115,11 +115,13 @@ FIRST_STEP = ("import time; t = time.perf_counter(); import territory_envs; "
               "print(time.perf_counter() - t)")
 
 
-def first_step_seconds(cache_dir: str | None) -> float:
+def first_step_seconds(cache_dir: str | None, code: str = FIRST_STEP) -> float:
+    """Seconds printed by ``code`` in a fresh interpreter; with ``cache_dir``, numba's cache is
+    there (an empty folder: a cold run, everything compiled)."""
     env = dict(os.environ)
     if cache_dir is not None:
         env["NUMBA_CACHE_DIR"] = cache_dir
-    out = subprocess.run([sys.executable, "-c", FIRST_STEP], env=env, capture_output=True, text=True, check=True,
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True,
                          cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     return float(out.stdout.strip().splitlines()[-1])
 
