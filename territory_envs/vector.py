@@ -222,6 +222,8 @@ class _LinageBatch(_SquareBatch):
         self.passes = np.zeros(num_envs, dtype=np.int8)
         self.points = np.zeros((num_envs, 2), dtype=np.int32)
         self.free = np.zeros(num_envs, dtype=np.int32)
+        self.runs = np.zeros((num_envs, 4, n), dtype=np.int32)  # line_facts, kept from step to step
+        self.safe = np.zeros((num_envs, n), dtype=np.uint8)
 
     def _geo(self):
         g = self.game.geometry
@@ -230,13 +232,14 @@ class _LinageBatch(_SquareBatch):
     def reset(self, obs):
         from .games.linage import linage_batch_reset
         self.flip[:] = 0
-        linage_batch_reset(self.board, self.kind, self.on_h, self.on_v, self.mask, self.passes, self.points,
-                           self.free, self.to_move, self.move_number, *self._geo(), self.komi_planes, obs)
+        linage_batch_reset(self.board, self.runs, self.safe, self.kind, self.on_h, self.on_v, self.mask,
+                           self.passes, self.points, self.free, self.to_move, self.move_number, *self._geo(),
+                           self.komi_planes, obs)
 
     def step(self, actions, env):
         from .games.linage import linage_batch_step
-        linage_batch_step(actions, self.board, self.kind, self.on_h, self.on_v, self.mask, self.passes,
-                          self.points, self.free, self.to_move, self.flip, self.move_number, *self._geo(),
+        linage_batch_step(actions, self.board, self.runs, self.safe, self.kind, self.on_h, self.on_v, self.mask,
+                          self.passes, self.points, self.free, self.to_move, self.flip, self.move_number, *self._geo(),
                           float(self.game.options["komi"]), self.komi_planes, self.game.max_moves,
                           env.observations, env.rewards, env.terminated, env.truncated,
                           env.final_observations, env.final_scores)
@@ -252,6 +255,8 @@ class _LinageBatch(_SquareBatch):
         self.passes[i] = state.passes
         self.points[i] = state.points
         self.free[i] = state.free_regions
+        self.runs[i] = state.runs
+        self.safe[i] = state.safe
 
 
 class _ScalarRowBatch(_Batch):

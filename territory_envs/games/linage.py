@@ -27,6 +27,10 @@ lines of a component are the line starts in it (subtree sums) minus the at most
 ``2 * (line_length - 1)`` lines through ``p`` that start in it (found by their DFS discovery
 interval). ``p`` is legal iff every component keeps at least one line. In 20,000 positions of random
 9x9 games no search gave up (about 16 searches of a few cells per position).
+
+The run lengths and safe bits (:func:`line_facts`) are kept from move to move: a stone changes
+them only in its row and column (:func:`place_line_facts`). The regions and the mask are found
+afresh after every placement (:func:`region_facts`).
 """
 from __future__ import annotations
 
@@ -58,24 +62,72 @@ def analyse_linage(board, height, width, line_length, neighbours, degree, kind, 
     Returns ``(free_regions, vertical_points, horizontal_points)``. ``search_cap`` (tests only): the
     local search's budget, 0 to decide every candidate by low-links."""
     n = board.shape[0]
-    empty = board == EMPTY
-    left = np.empty(n, dtype=np.int32)
-    right = np.empty(n, dtype=np.int32)
-    up = np.empty(n, dtype=np.int32)
-    down = np.empty(n, dtype=np.int32)
-    run_lengths(empty, height, width, left, right, up, down)
-    # bit d of safe[x]: x (empty) still lies on a line once a stone is on its neighbour in direction
-    # d (0 left, 1 right, 2 up, 3 down); all bits for a stone, which needs no search
+    runs = np.empty((4, n), dtype=np.int32)
     safe = np.empty(n, dtype=np.uint8)
-    for x in range(n):
-        across_h = left[x] + right[x] - 1 >= line_length  # x's run is a line
-        across_v = up[x] + down[x] - 1 >= line_length
-        if planes:
-            on_h[x] = across_h
-            on_v[x] = across_v
-        safe[x] = 15 if not empty[x] else (
-            (right[x] >= line_length or across_v) | (left[x] >= line_length or across_v) << 1
-            | (down[x] >= line_length or across_h) << 2 | (up[x] >= line_length or across_h) << 3)
+    line_facts(board, height, width, line_length, runs, safe, on_h, on_v, planes)
+    return region_facts(board, height, width, line_length, neighbours, degree, runs, safe, kind, legal, search_cap)
+
+
+@njit(cache=True)
+def line_facts(board, height, width, line_length, runs, safe, on_h, on_v, planes=True):
+    """The lines of a position: ``runs`` (4, N), the empty cells running from each cell to the
+    left, right, up and down (:func:`run_lengths`); ``safe``; ``on_h``/``on_v`` with ``planes``."""
+    run_lengths(board == EMPTY, height, width, runs[0], runs[1], runs[2], runs[3])
+    for x in range(board.shape[0]):
+        cell_line_facts(x, board, line_length, runs, safe, on_h, on_v, planes)
+
+
+@njit(cache=True)
+def cell_line_facts(x, board, line_length, runs, safe, on_h, on_v, planes):
+    """``safe[x]``, bit d: x (empty) still lies on a line once a stone is on its neighbour in
+    direction d (0 left, 1 right, 2 up, 3 down); all bits for a stone, which needs no search. And
+    with ``planes``, whether x lies on a horizontal / vertical line."""
+    left, right, up, down = runs[0, x], runs[1, x], runs[2, x], runs[3, x]
+    across_h = left + right - 1 >= line_length  # x's run is a line
+    across_v = up + down - 1 >= line_length
+    if planes:
+        on_h[x] = across_h
+        on_v[x] = across_v
+    safe[x] = 15 if board[x] != EMPTY else (
+        (right >= line_length or across_v) | (left >= line_length or across_v) << 1
+        | (down >= line_length or across_h) << 2 | (up >= line_length or across_h) << 3)
+
+
+@njit(cache=True)
+def place_line_facts(board, p, height, width, line_length, runs, safe, on_h, on_v, planes=True):
+    """:func:`line_facts` after a stone lands on ``p`` (already on ``board``), from those before it:
+    only the runs through ``p`` change, so only p's row and column are visited."""
+    row = p // width
+    col = p - row * width
+    for direction in range(4):  # left, right, up, down from p: the runs that p now ends
+        if direction == 0:
+            step, facing, cells = -1, 1, col
+        elif direction == 1:
+            step, facing, cells = 1, 0, width - 1 - col
+        elif direction == 2:
+            step, facing, cells = -width, 3, row
+        else:
+            step, facing, cells = width, 2, height - 1 - row
+        x = p
+        for k in range(1, cells + 1):
+            x += step
+            if board[x] != EMPTY:
+                break
+            runs[facing, x] = k  # x's run towards p now stops before p
+            cell_line_facts(x, board, line_length, runs, safe, on_h, on_v, planes)
+    for r in range(4):
+        runs[r, p] = 0
+    cell_line_facts(p, board, line_length, runs, safe, on_h, on_v, planes)
+
+
+@njit(cache=True)
+def region_facts(board, height, width, line_length, neighbours, degree, runs, safe, kind, legal,
+                 search_cap=SEARCH_CAP):
+    """The rest of :func:`analyse_linage`, given :func:`line_facts`: regions, their owners, the
+    points and the legal placements; returns ``(free_regions, vertical_points, horizontal_points)``."""
+    n = board.shape[0]
+    left, right, up, down = runs[0], runs[1], runs[2], runs[3]
+    empty = board == EMPTY
     labels, count = label_components(empty, neighbours, degree)
     has_h = np.zeros(count, dtype=np.bool_)
     has_v = np.zeros(count, dtype=np.bool_)
@@ -321,7 +373,7 @@ class LinageGame(Game):
 
 
 class LinageState(GameState):
-    __slots__ = ("passes", "kind", "on_h", "on_v", "free_regions", "points")
+    __slots__ = ("passes", "kind", "on_h", "on_v", "runs", "safe", "free_regions", "points")
 
     def _init_extra(self):
         self.passes = 0  # consecutive passes just played
@@ -341,21 +393,28 @@ class LinageState(GameState):
         new.kind = self.kind.copy()
         new.on_h = self.on_h.copy()
         new.on_v = self.on_v.copy()
+        new.runs = self.runs.copy()
+        new.safe = self.safe.copy()
         new.free_regions = self.free_regions
         new.points = self.points
 
     def _refresh(self):
         n = self.game.num_cells
+        g = self.game.geometry
         self.kind = np.zeros(n, dtype=np.int8)
         self.on_h = np.zeros(n, dtype=np.bool_)
         self.on_v = np.zeros(n, dtype=np.bool_)
+        self.runs = np.zeros((4, n), dtype=np.int32)
+        self.safe = np.zeros(n, dtype=np.uint8)
+        line_facts(self.board, g.height, g.width, self.game.options["line_length"], self.runs, self.safe, self.on_h,
+                   self.on_v)
         self._analyse()
 
     def _analyse(self):
         g = self.game.geometry
-        free, v_points, h_points = analyse_linage(
-            self.board, g.height, g.width, self.game.options["line_length"], g.neighbours, g.degree,
-            self.kind, self.on_h, self.on_v, self.mask[:-1])
+        free, v_points, h_points = region_facts(
+            self.board, g.height, g.width, self.game.options["line_length"], g.neighbours, g.degree, self.runs,
+            self.safe, self.kind, self.mask[:-1])
         self.free_regions = free
         self.points = (v_points, h_points)
         self.mask[-1] = 1  # pass
@@ -366,6 +425,9 @@ class LinageState(GameState):
         else:
             self.board[action] = 1
             self.passes = 0
+            g = self.game.geometry
+            place_line_facts(self.board, action, g.height, g.width, self.game.options["line_length"], self.runs,
+                             self.safe, self.on_h, self.on_v)
             self._analyse()
         self.to_move ^= 1
         if self.passes >= 2 or self.free_regions == 0:
@@ -407,24 +469,26 @@ LinageGame.state_class = LinageState
 
 # --- batched play (territory_envs.vector) -------------------------------------------------------
 @njit(cache=True)
-def _linage_new_game(e, board, kind, on_h, on_v, mask, passes, points, free, to_move, move_number,
+def _linage_new_game(e, board, runs, safe, kind, on_h, on_v, mask, passes, points, free, to_move, move_number,
                      height, width, line_length, neighbours, degree):
     n = board.shape[1]
     board[e, :] = 0
     passes[e] = 0
     to_move[e] = 0
     move_number[e] = 0
-    free[e], points[e, 0], points[e, 1] = analyse_linage(board[e], height, width, line_length, neighbours,
-                                                         degree, kind[e], on_h[e], on_v[e], mask[e, :n])
+    line_facts(board[e], height, width, line_length, runs[e], safe[e], on_h[e], on_v[e])
+    free[e], points[e, 0], points[e, 1] = region_facts(board[e], height, width, line_length, neighbours, degree,
+                                                       runs[e], safe[e], kind[e], mask[e, :n])
     mask[e, n] = 1
 
 
 @njit(cache=True, parallel=True)
-def linage_batch_step(actions, board, kind, on_h, on_v, mask, passes, points, free, to_move, flip,
+def linage_batch_step(actions, board, runs, safe, kind, on_h, on_v, mask, passes, points, free, to_move, flip,
                       move_number, height, width, line_length, neighbours, degree, komi, komi_planes,
                       max_moves, obs, rewards, terminated, truncated, final_obs, final_scores):
     """One action in every game of the batch, in parallel; finished games record their last
-    observation and scores, then start again (see ``lin_batch_step``)."""
+    observation and scores, then start again (see ``lin_batch_step``). Each game keeps its
+    :func:`line_facts` (``runs``, ``safe``), which a stone changes in its row and column only."""
     n = board.shape[1]
     for e in prange(actions.shape[0]):
         a = actions[e]
@@ -433,8 +497,9 @@ def linage_batch_step(actions, board, kind, on_h, on_v, mask, passes, points, fr
         else:
             board[e, a] = 1
             passes[e] = 0
-            free[e], points[e, 0], points[e, 1] = analyse_linage(
-                board[e], height, width, line_length, neighbours, degree, kind[e], on_h[e], on_v[e], mask[e, :n])
+            place_line_facts(board[e], a, height, width, line_length, runs[e], safe[e], on_h[e], on_v[e])
+            free[e], points[e, 0], points[e, 1] = region_facts(board[e], height, width, line_length, neighbours,
+                                                               degree, runs[e], safe[e], kind[e], mask[e, :n])
         to_move[e] = 1 - to_move[e]
         vertical = points[e, 0]
         horizontal = points[e, 1] + komi
@@ -446,18 +511,18 @@ def linage_batch_step(actions, board, kind, on_h, on_v, mask, passes, points, fr
             linage_planes(board[e], kind[e], on_h[e], on_v[e], mask[e], to_move[e], truncated[e],
                           komi_planes[to_move[e]], passes[e] > 0, final_obs[e])
             flip[e] = 0  # every new game gives player_0 the first side
-            _linage_new_game(e, board, kind, on_h, on_v, mask, passes, points, free, to_move, move_number,
-                             height, width, line_length, neighbours, degree)
+            _linage_new_game(e, board, runs, safe, kind, on_h, on_v, mask, passes, points, free, to_move,
+                             move_number, height, width, line_length, neighbours, degree)
         linage_planes(board[e], kind[e], on_h[e], on_v[e], mask[e], to_move[e], True,
                       komi_planes[to_move[e]], passes[e] > 0, obs[e])
 
 
 @njit(cache=True, parallel=True)
-def linage_batch_reset(board, kind, on_h, on_v, mask, passes, points, free, to_move, move_number, height,
-                       width, line_length, neighbours, degree, komi_planes, obs):
+def linage_batch_reset(board, runs, safe, kind, on_h, on_v, mask, passes, points, free, to_move, move_number,
+                       height, width, line_length, neighbours, degree, komi_planes, obs):
     for e in prange(board.shape[0]):
-        _linage_new_game(e, board, kind, on_h, on_v, mask, passes, points, free, to_move, move_number,
-                         height, width, line_length, neighbours, degree)
+        _linage_new_game(e, board, runs, safe, kind, on_h, on_v, mask, passes, points, free, to_move,
+                         move_number, height, width, line_length, neighbours, degree)
         linage_planes(board[e], kind[e], on_h[e], on_v[e], mask[e], 0, True, komi_planes[0], False, obs[e])
 
 
@@ -478,6 +543,9 @@ def linage_rollout(board, mask, passes, free, vertical, horizontal, side, flip, 
     kind = np.zeros(n, dtype=np.int8)
     on_h = np.zeros(n, dtype=np.bool_)
     on_v = np.zeros(n, dtype=np.bool_)
+    runs = np.empty((4, n), dtype=np.int32)
+    safe = np.empty(n, dtype=np.uint8)
+    line_facts(board, height, width, line_length, runs, safe, on_h, on_v, False)
     for move in range(moves_left):
         action = random_set_index(legal, n + 1 if uniform else n)  # legal[n]: the pass, always legal
         if action < 0:
@@ -491,8 +559,9 @@ def linage_rollout(board, mask, passes, free, vertical, horizontal, side, flip, 
         else:
             board[action] = 1
             passes = 0
-            free, vertical, horizontal = analyse_linage(board, height, width, line_length, neighbours, degree,
-                                                        kind, on_h, on_v, legal[:n], False)
+            place_line_facts(board, action, height, width, line_length, runs, safe, on_h, on_v, False)
+            free, vertical, horizontal = region_facts(board, height, width, line_length, neighbours, degree, runs,
+                                                      safe, kind, legal[:n])
         if passes >= 2 or free == 0:
             return winner_player(winner_by_score(vertical, horizontal + komi), flip), move + 1
     return -1, moves_left
