@@ -52,6 +52,11 @@ def play_and_compare(size, line, komi, seed):
         if ref.over:
             break
         assert legal[:-1] == direct_legal_cells(state)
+        # the facts kept from move to move equal those of the position analysed whole
+        whole = state.game.state_from_dict(state.to_dict())
+        for field in ("kind", "on_h", "on_v", "runs", "safe", "mask"):
+            assert (getattr(whole, field) == getattr(state, field)).all(), field
+        assert (whole.points, whole.free_regions) == (state.points, state.free_regions)
         on_h, on_v = ref.points_on_lines()
         assert {divmod(int(i), size) for i in np.flatnonzero(state.on_h)} == on_h
         assert {divmod(int(i), size) for i in np.flatnonzero(state.on_v)} == on_v

@@ -28,9 +28,12 @@ lines of a component are the line starts in it (subtree sums) minus the at most
 interval). ``p`` is legal iff every component keeps at least one line. In 20,000 positions of random
 9x9 games no search gave up (about 16 searches of a few cells per position).
 
-The run lengths and safe bits (:func:`line_facts`) are kept from move to move: a stone changes
-them only in its row and column (:func:`place_line_facts`). The regions and the mask are found
-afresh after every placement (:func:`region_facts`).
+Play is incremental. The run lengths and safe bits (:func:`line_facts`) are kept from move to
+move: a stone changes them only in its row and column (:func:`place_line_facts`). A stone changes
+only its own region, which was free: the parts it leaves are flooded from its neighbours and get
+their owners, points and legal cells; every other region keeps its own (:func:`place_region_facts`).
+A position given whole (a new game, a loaded state) is analysed in full (:func:`analyse_linage`,
+:func:`region_facts`); the tests compare both ways.
 """
 from __future__ import annotations
 
@@ -126,7 +129,7 @@ def region_facts(board, height, width, line_length, neighbours, degree, runs, sa
     """The rest of :func:`analyse_linage`, given :func:`line_facts`: regions, their owners, the
     points and the legal placements; returns ``(free_regions, vertical_points, horizontal_points)``."""
     n = board.shape[0]
-    left, right, up, down = runs[0], runs[1], runs[2], runs[3]
+    right, down = runs[1], runs[3]
     empty = board == EMPTY
     labels, count = label_components(empty, neighbours, degree)
     has_h = np.zeros(count, dtype=np.bool_)
@@ -152,12 +155,75 @@ def region_facts(board, height, width, line_length, neighbours, degree, runs, sa
         vertical_points += not has_h[k]
         horizontal_points += not has_v[k]
 
+    decide_legal(np.arange(n), n, board, height, width, line_length, neighbours, degree, runs, safe, kind, legal,
+                 search_cap)
+    return free_regions, vertical_points, horizontal_points
+
+
+@njit(cache=True)
+def place_region_facts(board, p, height, width, line_length, neighbours, degree, runs, safe, kind, legal,
+                       free_regions, vertical_points, horizontal_points, search_cap=SEARCH_CAP):
+    """:func:`region_facts` after a legal stone on ``p`` (on ``board``, its :func:`place_line_facts`
+    done), from the facts before it: only p's region changes. It was free, so it counted for
+    nobody; its parts (floods from p's neighbours) get their owners, points and legal cells, and
+    every other region keeps its own. Returns the new ``(free_regions, vertical_points,
+    horizontal_points)``."""
+    n = board.shape[0]
+    right, down = runs[1], runs[3]
+    kind[p] = NOT_EMPTY
+    legal[p] = False
+    free_regions -= 1
+    cells = np.empty(n, dtype=np.int32)  # the parts, one after the other
+    seen = np.zeros(n, dtype=np.bool_)
+    total = 0
+    for d in range(degree[p]):
+        start = neighbours[p, d]
+        if board[start] != EMPTY or seen[start]:
+            continue
+        first = total
+        seen[start] = True
+        cells[total] = start
+        total += 1
+        has_h = False
+        has_v = False
+        head = first
+        while head < total:
+            x = cells[head]
+            head += 1
+            has_h |= right[x] >= line_length  # a horizontal line starts at x
+            has_v |= down[x] >= line_length
+            for k in range(degree[x]):
+                y = neighbours[x, k]
+                if board[y] == EMPTY and not seen[y]:
+                    seen[y] = True
+                    cells[total] = y
+                    total += 1
+        part = FREE if has_h and has_v else VERTICAL_OWNS if not has_h else HORIZONTAL_OWNS
+        for j in range(first, total):
+            kind[cells[j]] = part
+        free_regions += part == FREE
+        vertical_points += (total - first) * (not has_h)  # as region_facts: a part with no line counts for both
+        horizontal_points += (total - first) * (not has_v)
+    decide_legal(cells, total, board, height, width, line_length, neighbours, degree, runs, safe, kind, legal,
+                 search_cap)
+    return free_regions, vertical_points, horizontal_points
+
+
+@njit(cache=True)
+def decide_legal(cells, count, board, height, width, line_length, neighbours, degree, runs, safe, kind, legal,
+                 search_cap=SEARCH_CAP):
+    """``legal[p]`` for the cells ``p`` of ``cells[:count]``: in a free region, and the safe bits,
+    else local searches, else (once, if a search gives up) the low-links say so (module docstring).
+    One loop with its tests inline: moved into helpers, they cost a third more."""
+    n = board.shape[0]
+    left, right, up, down = runs[0], runs[1], runs[2], runs[3]
     exact = np.empty(0, dtype=np.bool_)  # the low-link answers, made the first time a search gives up
     seen = np.zeros(n, dtype=np.int32)  # stamp per cell: the search that last visited it
     queue = np.empty(max(search_cap, 1), dtype=np.int32)
     cols = np.empty(max(search_cap, 1), dtype=np.int32)
     stamp = 0
-    for p in range(n):
+    for j in range(count):
+        p = cells[j]
         legal[p] = False
         if kind[p] != FREE:
             continue
@@ -170,20 +236,19 @@ def region_facts(board, height, width, line_length, neighbours, degree, runs, sa
         verdict = 1
         for d in range(degree[p]):
             nb = neighbours[p, d]
-            if not empty[nb] or next_to_line(nb, p, width, line_length, left, right, up, down):
+            if board[nb] != EMPTY or next_to_line(nb, p, width, line_length, left, right, up, down):
                 continue
             stamp += 1
-            verdict = search_line(nb, p, c, stamp, seen, queue, cols, search_cap, empty, width, line_length,
+            verdict = search_line(nb, p, c, stamp, seen, queue, cols, search_cap, board, width, line_length,
                                   neighbours, degree, left, right, up, down)
             if verdict != 1:
                 break
         if verdict == -1:
             if exact.shape[0] == 0:
                 exact = np.zeros(n, dtype=np.bool_)
-                lowlink_legal(empty, kind, height, width, line_length, neighbours, degree, exact)
+                lowlink_legal(board == EMPTY, kind, height, width, line_length, neighbours, degree, exact)
             verdict = exact[p]
         legal[p] = verdict == 1
-    return free_regions, vertical_points, horizontal_points
 
 
 @njit(cache=True)
@@ -211,7 +276,7 @@ def on_line_without(x, x_col, p, p_col, width, length, left, right, up, down):
 
 
 @njit(cache=True)
-def search_line(start, p, p_col, stamp, seen, queue, cols, cap, empty, width, length, neighbours, degree, left,
+def search_line(start, p, p_col, stamp, seen, queue, cols, cap, board, width, length, neighbours, degree, left,
                 right, up, down):
     """Breadth-first from ``start`` (a neighbour of ``p``) through the empty cells other than ``p``,
     looking for a cell on a line (a stone on ``p``): 1 found, 0 the component has none (the stone
@@ -231,7 +296,7 @@ def search_line(start, p, p_col, stamp, seen, queue, cols, cap, empty, width, le
             return 1
         for d in range(degree[x]):
             y = neighbours[x, d]
-            if empty[y] and y != p and seen[y] != stamp:
+            if board[y] == EMPTY and y != p and seen[y] != stamp:
                 if tail == cap:
                     return -1
                 seen[y] = stamp
@@ -426,9 +491,14 @@ class LinageState(GameState):
             self.board[action] = 1
             self.passes = 0
             g = self.game.geometry
-            place_line_facts(self.board, action, g.height, g.width, self.game.options["line_length"], self.runs,
-                             self.safe, self.on_h, self.on_v)
-            self._analyse()
+            line_length = self.game.options["line_length"]
+            place_line_facts(self.board, action, g.height, g.width, line_length, self.runs, self.safe, self.on_h,
+                             self.on_v)
+            free, v_points, h_points = place_region_facts(
+                self.board, action, g.height, g.width, line_length, g.neighbours, g.degree, self.runs, self.safe,
+                self.kind, self.mask[:-1], self.free_regions, *self.points)
+            self.free_regions = free
+            self.points = (v_points, h_points)
         self.to_move ^= 1
         if self.passes >= 2 or self.free_regions == 0:
             self.terminal = True
@@ -440,9 +510,10 @@ class LinageState(GameState):
 
     def _rollout(self, seed, moves_left, trace, uniform):
         g = self.game.geometry
-        return linage_rollout(self.board, self.mask, self.passes, self.free_regions, *self.points, self.to_move,
-                              self.flip, moves_left, g.height, g.width, self.game.options["line_length"],
-                              g.neighbours, g.degree, self.game.options["komi"], uniform, seed, trace)
+        return linage_rollout(self.board, self.mask, self.kind, self.passes, self.free_regions, *self.points,
+                              self.to_move, self.flip, moves_left, g.height, g.width,
+                              self.game.options["line_length"], g.neighbours, g.degree, self.game.options["komi"],
+                              uniform, seed, trace)
 
     def observation(self, player: int) -> np.ndarray:
         side = player ^ self.flip
@@ -498,8 +569,9 @@ def linage_batch_step(actions, board, runs, safe, kind, on_h, on_v, mask, passes
             board[e, a] = 1
             passes[e] = 0
             place_line_facts(board[e], a, height, width, line_length, runs[e], safe[e], on_h[e], on_v[e])
-            free[e], points[e, 0], points[e, 1] = region_facts(board[e], height, width, line_length, neighbours,
-                                                               degree, runs[e], safe[e], kind[e], mask[e, :n])
+            free[e], points[e, 0], points[e, 1] = place_region_facts(
+                board[e], a, height, width, line_length, neighbours, degree, runs[e], safe[e], kind[e], mask[e, :n],
+                free[e], points[e, 0], points[e, 1])
         to_move[e] = 1 - to_move[e]
         vertical = points[e, 0]
         horizontal = points[e, 1] + komi
@@ -528,10 +600,10 @@ def linage_batch_reset(board, runs, safe, kind, on_h, on_v, mask, passes, points
 
 # --- random playouts (agents.mcts) ----------------------------------------------------------------
 @njit(cache=True)
-def linage_rollout(board, mask, passes, free, vertical, horizontal, side, flip, moves_left, height, width,
+def linage_rollout(board, mask, kind, passes, free, vertical, horizontal, side, flip, moves_left, height, width,
                    line_length, neighbours, degree, komi, uniform, seed, trace):
-    """Uniformly random legal placements from this position (copied, not changed; ``free``,
-    ``vertical`` and ``horizontal`` are its analysis) to the end, at most ``moves_left`` actions; a
+    """Uniformly random legal placements from this position (copied, not changed; ``kind``,
+    ``free``, ``vertical`` and ``horizontal`` are its analysis) to the end, at most ``moves_left`` actions; a
     pass only when no placement is legal (placements are the same for both sides, so two passes
     follow and end the game), or with ``uniform`` a pass as likely as each placement. Returns
     ``(winner player or -1, actions)``; actions and players go into ``trace``."""
@@ -540,7 +612,7 @@ def linage_rollout(board, mask, passes, free, vertical, horizontal, side, flip, 
     n = board.shape[0]
     legal = mask.copy()
     legal[n] = 1
-    kind = np.zeros(n, dtype=np.int8)
+    kind = kind.copy()
     on_h = np.zeros(n, dtype=np.bool_)
     on_v = np.zeros(n, dtype=np.bool_)
     runs = np.empty((4, n), dtype=np.int32)
@@ -560,8 +632,9 @@ def linage_rollout(board, mask, passes, free, vertical, horizontal, side, flip, 
             board[action] = 1
             passes = 0
             place_line_facts(board, action, height, width, line_length, runs, safe, on_h, on_v, False)
-            free, vertical, horizontal = region_facts(board, height, width, line_length, neighbours, degree, runs,
-                                                      safe, kind, legal[:n])
+            free, vertical, horizontal = place_region_facts(board, action, height, width, line_length, neighbours,
+                                                            degree, runs, safe, kind, legal[:n], free, vertical,
+                                                            horizontal)
         if passes >= 2 or free == 0:
             return winner_player(winner_by_score(vertical, horizontal + komi), flip), move + 1
     return -1, moves_left
