@@ -161,6 +161,18 @@ def region_facts(board, height, width, line_length, neighbours, degree, runs, sa
 
 
 @njit(cache=True)
+def place_stone(board, p, height, width, line_length, neighbours, degree, runs, safe, on_h, on_v, kind, legal,
+                free_regions, vertical_points, horizontal_points, planes=True):
+    """A legal stone on ``p``, and every derived fact brought up to date from those before it
+    (:func:`place_line_facts`, :func:`place_region_facts`; one call, so one dispatch from Python).
+    Returns the new ``(free_regions, vertical_points, horizontal_points)``."""
+    board[p] = 1
+    place_line_facts(board, p, height, width, line_length, runs, safe, on_h, on_v, planes)
+    return place_region_facts(board, p, height, width, line_length, neighbours, degree, runs, safe, kind, legal,
+                              free_regions, vertical_points, horizontal_points)
+
+
+@njit(cache=True)
 def place_region_facts(board, p, height, width, line_length, neighbours, degree, runs, safe, kind, legal,
                        free_regions, vertical_points, horizontal_points, search_cap=SEARCH_CAP):
     """:func:`region_facts` after a legal stone on ``p`` (on ``board``, its :func:`place_line_facts`
@@ -488,15 +500,12 @@ class LinageState(GameState):
         if action == self.game.num_cells:
             self.passes += 1
         else:
-            self.board[action] = 1
             self.passes = 0
             g = self.game.geometry
-            line_length = self.game.options["line_length"]
-            place_line_facts(self.board, action, g.height, g.width, line_length, self.runs, self.safe, self.on_h,
-                             self.on_v)
-            free, v_points, h_points = place_region_facts(
-                self.board, action, g.height, g.width, line_length, g.neighbours, g.degree, self.runs, self.safe,
-                self.kind, self.mask[:-1], self.free_regions, *self.points)
+            free, v_points, h_points = place_stone(
+                self.board, action, g.height, g.width, self.game.options["line_length"], g.neighbours, g.degree,
+                self.runs, self.safe, self.on_h, self.on_v, self.kind, self.mask[:-1], self.free_regions,
+                *self.points)
             self.free_regions = free
             self.points = (v_points, h_points)
         self.to_move ^= 1
@@ -566,12 +575,10 @@ def linage_batch_step(actions, board, runs, safe, kind, on_h, on_v, mask, passes
         if a == n:
             passes[e] += 1
         else:
-            board[e, a] = 1
             passes[e] = 0
-            place_line_facts(board[e], a, height, width, line_length, runs[e], safe[e], on_h[e], on_v[e])
-            free[e], points[e, 0], points[e, 1] = place_region_facts(
-                board[e], a, height, width, line_length, neighbours, degree, runs[e], safe[e], kind[e], mask[e, :n],
-                free[e], points[e, 0], points[e, 1])
+            free[e], points[e, 0], points[e, 1] = place_stone(
+                board[e], a, height, width, line_length, neighbours, degree, runs[e], safe[e], on_h[e], on_v[e],
+                kind[e], mask[e, :n], free[e], points[e, 0], points[e, 1])
         to_move[e] = 1 - to_move[e]
         vertical = points[e, 0]
         horizontal = points[e, 1] + komi
@@ -629,12 +636,10 @@ def linage_rollout(board, mask, kind, passes, free, vertical, horizontal, side, 
         if action == n:
             passes += 1
         else:
-            board[action] = 1
             passes = 0
-            place_line_facts(board, action, height, width, line_length, runs, safe, on_h, on_v, False)
-            free, vertical, horizontal = place_region_facts(board, action, height, width, line_length, neighbours,
-                                                            degree, runs, safe, kind, legal[:n], free, vertical,
-                                                            horizontal)
+            free, vertical, horizontal = place_stone(board, action, height, width, line_length, neighbours, degree,
+                                                     runs, safe, on_h, on_v, kind, legal[:n], free, vertical,
+                                                     horizontal, False)
         if passes >= 2 or free == 0:
             return winner_player(winner_by_score(vertical, horizontal + komi), flip), move + 1
     return -1, moves_left
