@@ -21,7 +21,7 @@ truncated, info)`` with, for every game,
 ``sample_actions()`` draws a uniformly random legal action for every game in compiled code, from
 one random stream per game seeded by ``reset(seed)``: the same seed gives the same draws whatever
 the number of threads (random opponents, exploration, benchmarks; drawing in numpy instead, e.g.
-``argmax(random * mask)``, costs about as much as a Lin step).
+``argmax(random * mask)``, runs on one thread at about three times the cost).
 
 Actions must be legal (``info["action_mask"]``); an illegal one raises ``IllegalActionError`` naming
 the games at fault and changes nothing. ``get_state(i)`` / ``set_state(i, state)`` move a single game

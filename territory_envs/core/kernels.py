@@ -296,15 +296,6 @@ def cut_cells(member, neighbours, degree):
     return cut
 
 
-@njit(cache=True)
-def group_colours(board, group_labels, n_groups):
-    colours = np.zeros(n_groups, dtype=np.int8)
-    for i in range(board.shape[0]):
-        if group_labels[i] >= 0:
-            colours[group_labels[i]] = board[i]
-    return colours
-
-
 MANY = -2  # in ``reach``: two or more distinct groups of that colour touch the region
 
 
@@ -464,17 +455,6 @@ def regions_next_to(board, cell, on_board, neighbours, degree):
         if board[x] == EMPTY:
             near[labels[x]] = True
     return labels, near
-
-
-@njit(cache=True)
-def seen_before(labels, neighbours, cell, d):
-    """Does an earlier neighbour of ``cell`` (index < d) carry the same label as neighbour ``d``?
-    (To visit each distinct neighbouring group once.)"""
-    g = labels[neighbours[cell, d]]
-    for e in range(d):
-        if labels[neighbours[cell, e]] == g:
-            return True
-    return False
 
 
 @njit(cache=True)

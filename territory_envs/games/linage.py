@@ -43,8 +43,8 @@ from numba import njit, prange
 from ..core.batch import after_action
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
-from ..core.kernels import (EMPTY, dfs_lowlink, label_components, mark_line_starts, random_set_index, run_lengths,
-                             winner_by_score, winner_player)
+from ..core.kernels import (EMPTY, dfs_lowlink, flood_equal, label_components, mark_line_starts, random_set_index,
+                             run_lengths, winner_by_score, winner_player)
 from ..core.options import check_int, check_number
 
 # region kinds per cell (derived)
@@ -69,6 +69,13 @@ def analyse_linage(board, height, width, line_length, neighbours, degree, kind, 
     safe = np.empty(n, dtype=np.uint8)
     line_facts(board, height, width, line_length, runs, safe, on_h, on_v, planes)
     return region_facts(board, height, width, line_length, neighbours, degree, runs, safe, kind, legal, search_cap)
+
+
+@njit(cache=True)
+def region_kind(has_h, has_v):
+    """The owner of a region from its lines: free with both kinds, else the player whose lines the
+    other kind is not (a region with none goes to Vertical here; it counts for both in points)."""
+    return FREE if has_h and has_v else VERTICAL_OWNS if not has_h else HORIZONTAL_OWNS
 
 
 @njit(cache=True)
@@ -149,7 +156,7 @@ def region_facts(board, height, width, line_length, neighbours, degree, runs, sa
         if k < 0:
             kind[i] = NOT_EMPTY
             continue
-        kind[i] = FREE if has_h[k] and has_v[k] else VERTICAL_OWNS if not has_h[k] else HORIZONTAL_OWNS
+        kind[i] = region_kind(has_h[k], has_v[k])
         # literal scoring: a region with no line at all would count for both (the rules never
         # let one arise: the empty board has lines and every placement keeps one per region)
         vertical_points += not has_h[k]
@@ -186,31 +193,22 @@ def place_region_facts(board, p, height, width, line_length, neighbours, degree,
     legal[p] = False
     free_regions -= 1
     cells = np.empty(n, dtype=np.int32)  # the parts, one after the other
-    seen = np.zeros(n, dtype=np.bool_)
+    part_of = np.full(n, -1, dtype=np.int32)
     total = 0
+    parts = 0
     for d in range(degree[p]):
         start = neighbours[p, d]
-        if board[start] != EMPTY or seen[start]:
+        if board[start] != EMPTY or part_of[start] >= 0:
             continue
         first = total
-        seen[start] = True
-        cells[total] = start
-        total += 1
+        total = flood_equal(board, start, parts, part_of, cells, total, neighbours, degree)
+        parts += 1
         has_h = False
         has_v = False
-        head = first
-        while head < total:
-            x = cells[head]
-            head += 1
-            has_h |= right[x] >= line_length  # a horizontal line starts at x
-            has_v |= down[x] >= line_length
-            for k in range(degree[x]):
-                y = neighbours[x, k]
-                if board[y] == EMPTY and not seen[y]:
-                    seen[y] = True
-                    cells[total] = y
-                    total += 1
-        part = FREE if has_h and has_v else VERTICAL_OWNS if not has_h else HORIZONTAL_OWNS
+        for j in range(first, total):
+            has_h |= right[cells[j]] >= line_length  # a horizontal line starts there
+            has_v |= down[cells[j]] >= line_length
+        part = region_kind(has_h, has_v)
         for j in range(first, total):
             kind[cells[j]] = part
         free_regions += part == FREE
@@ -248,7 +246,8 @@ def decide_legal(cells, count, board, height, width, line_length, neighbours, de
         verdict = 1
         for d in range(degree[p]):
             nb = neighbours[p, d]
-            if board[nb] != EMPTY or next_to_line(nb, p, width, line_length, left, right, up, down):
+            if board[nb] != EMPTY or on_line_without(nb, c + (nb - p if -1 <= nb - p <= 1 else 0), p, c, width,
+                                                     line_length, left, right, up, down):
                 continue
             stamp += 1
             verdict = search_line(nb, p, c, stamp, seen, queue, cols, search_cap, board, width, line_length,
@@ -261,16 +260,6 @@ def decide_legal(cells, count, board, height, width, line_length, neighbours, de
                 lowlink_legal(board == EMPTY, kind, height, width, line_length, neighbours, degree, exact)
             verdict = exact[p]
         legal[p] = verdict == 1
-
-
-@njit(cache=True)
-def next_to_line(nb, p, width, length, left, right, up, down):
-    """:func:`on_line_without` for ``nb`` a neighbour of ``p``: the stone cuts nb's run on the side
-    of ``p`` only (no division: this runs for every neighbour of every candidate)."""
-    delta = nb - p
-    h = right[nb] if delta == 1 else left[nb] if delta == -1 else left[nb] + right[nb] - 1
-    v = down[nb] if delta == width else up[nb] if delta == -width else up[nb] + down[nb] - 1
-    return h >= length or v >= length
 
 
 @njit(cache=True)
