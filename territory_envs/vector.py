@@ -215,6 +215,7 @@ class _LinBatch(_SquareBatch):
 class _LinageBatch(_SquareBatch):
     def __init__(self, game, num_envs):
         super().__init__(game, num_envs)
+        from .games.linage import memo_size
         n = game.num_cells
         self.kind = np.zeros((num_envs, n), dtype=np.int8)
         self.on_h = np.zeros((num_envs, n), dtype=np.bool_)
@@ -224,6 +225,7 @@ class _LinageBatch(_SquareBatch):
         self.free = np.zeros(num_envs, dtype=np.int32)
         self.runs = np.zeros((num_envs, 4, n), dtype=np.int32)  # line_facts, kept from step to step
         self.safe = np.zeros((num_envs, n), dtype=np.uint8)
+        self.memo = np.zeros((num_envs, memo_size(n)), dtype=np.int32)  # the regions, kept likewise
 
     def _geo(self):
         g = self.game.geometry
@@ -232,13 +234,13 @@ class _LinageBatch(_SquareBatch):
     def reset(self, obs):
         from .games.linage import linage_batch_reset
         self.flip[:] = 0
-        linage_batch_reset(self.board, self.runs, self.safe, self.kind, self.on_h, self.on_v, self.mask,
+        linage_batch_reset(self.board, self.runs, self.safe, self.memo, self.kind, self.on_h, self.on_v, self.mask,
                            self.passes, self.points, self.free, self.to_move, self.move_number, *self._geo(),
                            self.komi_planes, obs)
 
     def step(self, actions, env):
         from .games.linage import linage_batch_step
-        linage_batch_step(actions, self.board, self.runs, self.safe, self.kind, self.on_h, self.on_v, self.mask,
+        linage_batch_step(actions, self.board, self.runs, self.safe, self.memo, self.kind, self.on_h, self.on_v, self.mask,
                           self.passes, self.points, self.free, self.to_move, self.flip, self.move_number, *self._geo(),
                           float(self.game.options["komi"]), self.komi_planes, self.game.max_moves,
                           env.observations, env.rewards, env.terminated, env.truncated,
@@ -257,6 +259,7 @@ class _LinageBatch(_SquareBatch):
         self.free[i] = state.free_regions
         self.runs[i] = state.runs
         self.safe[i] = state.safe
+        self.memo[i] = state.memo
 
 
 class _ScalarRowBatch(_Batch):

@@ -6,6 +6,7 @@ import pytest
 
 from territory_envs import make_game
 from territory_envs.core import kernels
+from territory_envs.games import linage
 from tests.reference.linage_reference import ReferenceLinage
 
 # (board_size, line_length, komi, games)
@@ -39,6 +40,25 @@ def direct_legal_cells(state):
     return legal
 
 
+def same_regions(kept, whole):
+    """The regions kept from move to move (``memo``) against those of the position analysed whole:
+    the same partition of the empty cells (labels may differ), the same line starts per region,
+    the same cells decided by a search, and as many labels as regions."""
+    n = kept.game.num_cells
+    a, b = kept.memo, whole.memo
+    pairs = {(int(x), int(y)) for x, y in zip(a[:n], b[:n])}
+    assert len({x for x, _ in pairs}) == len({y for _, y in pairs}) == len(pairs), "partitions differ"
+    for x, y in pairs:
+        if x >= 0:
+            assert y >= 0 and a[n + x] == b[n + y] and a[2 * n + x] == b[2 * n + y], "line starts differ"
+        else:
+            assert y == -1
+    blocks, recheck = linage.BLOCKS * n, linage.RECHECK * n
+    assert a[blocks] == b[blocks] == len(pairs - {(-1, -1)}), "label count"
+    assert sorted(a[recheck:recheck + a[blocks + 1]]) == sorted(b[recheck:recheck + b[blocks + 1]]), "searched cells"
+    return True
+
+
 def play_and_compare(size, line, komi, seed):
     game = make_game("linage", board_size=size, line_length=line, komi=komi)
     state = game.new_state()
@@ -57,6 +77,7 @@ def play_and_compare(size, line, komi, seed):
         for field in ("kind", "on_h", "on_v", "runs", "safe", "mask"):
             assert (getattr(whole, field) == getattr(state, field)).all(), field
         assert (whole.points, whole.free_regions) == (state.points, state.free_regions)
+        assert same_regions(state, whole)
         on_h, on_v = ref.points_on_lines()
         assert {divmod(int(i), size) for i in np.flatnonzero(state.on_h)} == on_h
         assert {divmod(int(i), size) for i in np.flatnonzero(state.on_v)} == on_v

@@ -28,12 +28,16 @@ lines of a component are the line starts in it (subtree sums) minus the at most
 interval). ``p`` is legal iff every component keeps at least one line. In 20,000 positions of random
 9x9 games no search gave up (about 16 searches of a few cells per position).
 
-Play is incremental. The run lengths and safe bits (:func:`line_facts`) are kept from move to
-move: a stone changes them only in its row and column (:func:`place_line_facts`). A stone changes
-only its own region, which was free: the parts it leaves are flooded from its neighbours and get
-their owners, points and legal cells; every other region keeps its own (:func:`place_region_facts`).
-A position given whole (a new game, a loaded state) is analysed in full (:func:`analyse_linage`,
-:func:`region_facts`); the tests compare both ways.
+Play is incremental (:func:`place_stone`). The run lengths and safe bits (:func:`line_facts`) are
+kept from move to move: a stone changes them only in its row and column (:func:`place_line_facts`).
+The regions are kept too (``memo``: a label per cell, line starts per region). A stone changes only
+its own region, which was free: if its empty neighbours are joined round it, the region cannot
+split and only loses the lines through the stone; otherwise the parts it leaves are flooded and get
+their owners and points (:func:`place_region_facts`). Legality is decided again only where it can
+change: next to the stone and to cells whose safe bits changed, and at cells a search decided
+whose searched box the stone falls in. A position given whole (a new game, a loaded state) is
+analysed in full (:func:`analyse_linage`, :func:`region_facts`); the tests compare both ways at
+every move.
 """
 from __future__ import annotations
 
@@ -56,6 +60,31 @@ NOT_EMPTY, FREE, VERTICAL_OWNS, HORIZONTAL_OWNS = 0, 1, 2, 3
 SEARCH_CAP = 12
 
 
+# The regions kept from move to move, in one int32 array per game (``memo_size(n)`` entries, n the
+# cells), in blocks of n: the label of each empty cell's region (-1 on stones) | the horizontal
+# line starts of each label | its vertical line starts | the cells whose legality a search decided
+# | per such cell, the box of rows and columns its searches depended on (packed by ``pack_box``);
+# then the number of labels in use and the number of such cells. Stones are never removed, so
+# regions only split: labels are handed out in order and never exceed the cells.
+H_STARTS, V_STARTS, RECHECK, BOX, BLOCKS = 1, 2, 3, 4, 5
+
+
+@njit(cache=True)
+def memo_size(n):
+    return BLOCKS * n + 2
+
+
+@njit(cache=True)
+def pack_box(top, bottom, left, right):
+    """Rows ``top..bottom`` and columns ``left..right`` (each 0..255) in one int32."""
+    return top | bottom << 8 | left << 16 | right << 24
+
+
+@njit(cache=True)
+def in_box(box, row, col):
+    return (box & 255) <= row <= (box >> 8 & 255) and (box >> 16 & 255) <= col <= (box >> 24 & 255)
+
+
 @njit(cache=True)
 def analyse_linage(board, height, width, line_length, neighbours, degree, kind, on_h, on_v, legal, planes=True,
                    search_cap=SEARCH_CAP):
@@ -67,8 +96,10 @@ def analyse_linage(board, height, width, line_length, neighbours, degree, kind, 
     n = board.shape[0]
     runs = np.empty((4, n), dtype=np.int32)
     safe = np.empty(n, dtype=np.uint8)
+    memo = np.empty(memo_size(n), dtype=np.int32)
     line_facts(board, height, width, line_length, runs, safe, on_h, on_v, planes)
-    return region_facts(board, height, width, line_length, neighbours, degree, runs, safe, kind, legal, search_cap)
+    return region_facts(board, height, width, line_length, neighbours, degree, runs, safe, kind, legal, memo,
+                        search_cap)
 
 
 @njit(cache=True)
@@ -104,9 +135,20 @@ def cell_line_facts(x, board, line_length, runs, safe, on_h, on_v, planes):
 
 
 @njit(cache=True)
-def place_line_facts(board, p, height, width, line_length, runs, safe, on_h, on_v, planes=True):
+def lines_through(before, after, line_length):
+    """How many lines of a run pass through a cell with ``before`` run cells up to it and ``after``
+    from it (both counting the cell): the windows of ``line_length`` holding it."""
+    return max(0, min(before, line_length) + min(after, line_length) - line_length)
+
+
+@njit(cache=True)
+def place_line_facts(board, p, height, width, line_length, neighbours, degree, runs, safe, on_h, on_v, planes,
+                     marked, todo):
     """:func:`line_facts` after a stone lands on ``p`` (already on ``board``), from those before it:
-    only the runs through ``p`` change, so only p's row and column are visited."""
+    only the runs through ``p`` change, so only p's row and column are visited. The empty neighbours
+    of ``p`` and of every cell whose safe bits changed go into ``todo`` (once each, flagged in
+    ``marked``): only their quick legality test can change. Returns how many."""
+    count = mark_neighbours(p, board, neighbours, degree, marked, todo, 0)
     row = p // width
     col = p - row * width
     for direction in range(4):  # left, right, up, down from p: the runs that p now ends
@@ -124,31 +166,51 @@ def place_line_facts(board, p, height, width, line_length, runs, safe, on_h, on_
             if board[x] != EMPTY:
                 break
             runs[facing, x] = k  # x's run towards p now stops before p
+            before = safe[x]
             cell_line_facts(x, board, line_length, runs, safe, on_h, on_v, planes)
+            if safe[x] != before:
+                count = mark_neighbours(x, board, neighbours, degree, marked, todo, count)
     for r in range(4):
         runs[r, p] = 0
     cell_line_facts(p, board, line_length, runs, safe, on_h, on_v, planes)
+    return count
 
 
 @njit(cache=True)
-def region_facts(board, height, width, line_length, neighbours, degree, runs, safe, kind, legal,
+def mark_neighbours(x, board, neighbours, degree, marked, todo, count):
+    """Append x's empty neighbours not yet in ``todo`` to it; returns the new count."""
+    for d in range(degree[x]):
+        y = neighbours[x, d]
+        if board[y] == EMPTY and not marked[y]:
+            marked[y] = True
+            todo[count] = y
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def region_facts(board, height, width, line_length, neighbours, degree, runs, safe, kind, legal, memo,
                  search_cap=SEARCH_CAP):
-    """The rest of :func:`analyse_linage`, given :func:`line_facts`: regions, their owners, the
-    points and the legal placements; returns ``(free_regions, vertical_points, horizontal_points)``."""
+    """The rest of :func:`analyse_linage`, given :func:`line_facts`: regions (into ``memo``), their
+    owners, the points and the legal placements; returns ``(free_regions, vertical_points,
+    horizontal_points)``."""
     n = board.shape[0]
     right, down = runs[1], runs[3]
-    empty = board == EMPTY
-    labels, count = label_components(empty, neighbours, degree)
-    has_h = np.zeros(count, dtype=np.bool_)
-    has_v = np.zeros(count, dtype=np.bool_)
+    labels, count = label_components(board == EMPTY, neighbours, degree)
+    h_starts = memo[H_STARTS * n:(H_STARTS + 1) * n]
+    v_starts = memo[V_STARTS * n:(V_STARTS + 1) * n]
+    h_starts[:] = 0
+    v_starts[:] = 0
     for i in range(n):
         k = labels[i]
+        memo[i] = k
         if k >= 0:
-            has_h[k] |= right[i] >= line_length  # a horizontal line starts at i
-            has_v[k] |= down[i] >= line_length
+            h_starts[k] += right[i] >= line_length  # a horizontal line starts at i
+            v_starts[k] += down[i] >= line_length
+    memo[BLOCKS * n] = count
     free_regions = 0
     for k in range(count):
-        free_regions += has_h[k] and has_v[k]
+        free_regions += h_starts[k] > 0 and v_starts[k] > 0
     vertical_points = 0
     horizontal_points = 0
     for i in range(n):
@@ -156,41 +218,104 @@ def region_facts(board, height, width, line_length, neighbours, degree, runs, sa
         if k < 0:
             kind[i] = NOT_EMPTY
             continue
-        kind[i] = region_kind(has_h[k], has_v[k])
+        has_h = h_starts[k] > 0
+        has_v = v_starts[k] > 0
+        kind[i] = region_kind(has_h, has_v)
         # literal scoring: a region with no line at all would count for both (the rules never
         # let one arise: the empty board has lines and every placement keeps one per region)
-        vertical_points += not has_h[k]
-        horizontal_points += not has_v[k]
-
-    decide_legal(np.arange(n), n, board, height, width, line_length, neighbours, degree, runs, safe, kind, legal,
-                 search_cap)
+        vertical_points += not has_h
+        horizontal_points += not has_v
+    memo[BLOCKS * n + 1] = decide_legal(np.arange(n), n, board, height, width, line_length, neighbours, degree,
+                                        runs, safe, kind, legal, memo, 0, search_cap)
     return free_regions, vertical_points, horizontal_points
 
 
 @njit(cache=True)
 def place_stone(board, p, height, width, line_length, neighbours, degree, runs, safe, on_h, on_v, kind, legal,
-                free_regions, vertical_points, horizontal_points, planes=True):
-    """A legal stone on ``p``, and every derived fact brought up to date from those before it
-    (:func:`place_line_facts`, :func:`place_region_facts`; one call, so one dispatch from Python).
-    Returns the new ``(free_regions, vertical_points, horizontal_points)``."""
+                memo, free_regions, vertical_points, horizontal_points, planes=True):
+    """A legal stone on ``p``, and every derived fact brought up to date from those before it, in
+    one call (one dispatch from Python): the lines (:func:`place_line_facts`), p's region
+    (:func:`place_region_facts`), and the legality of the cells whose answer can have changed:
+    those ``place_line_facts`` lists and those a search decided last time (the safe bits of every
+    other legal cell are as they were; an illegal cell stays illegal, as a stone only takes cells
+    and lines away, unless p was the pocket that made it so, and p's neighbours are listed). A
+    cell a search decided is decided again only if p lies in the box of rows and columns its
+    searches went through, widened by ``line_length - 1``: only there can a stone break the path or
+    the line they found. Returns the new ``(free_regions, vertical_points, horizontal_points)``.""" 
+    n = board.shape[0]
+    lost_h = lines_through(runs[0, p], runs[1, p], line_length)
+    lost_v = lines_through(runs[2, p], runs[3, p], line_length)
     board[p] = 1
-    place_line_facts(board, p, height, width, line_length, runs, safe, on_h, on_v, planes)
-    return place_region_facts(board, p, height, width, line_length, neighbours, degree, runs, safe, kind, legal,
-                              free_regions, vertical_points, horizontal_points)
+    marked = np.zeros(n, dtype=np.bool_)
+    todo = np.empty(n, dtype=np.int32)
+    count = place_line_facts(board, p, height, width, line_length, neighbours, degree, runs, safe, on_h, on_v,
+                             planes, marked, todo)
+    free_regions, vertical_points, horizontal_points = place_region_facts(
+        board, p, height, width, line_length, neighbours, degree, runs, kind, legal, memo, lost_h, lost_v,
+        free_regions, vertical_points, horizontal_points)
+    recheck = memo[RECHECK * n:(RECHECK + 1) * n]
+    row = p // width
+    col = p - row * width
+    kept = 0
+    for j in range(memo[BLOCKS * n + 1]):
+        c = recheck[j]
+        if marked[c] or kind[c] != FREE:  # decided below, or no longer in a free region (so illegal)
+            continue
+        if in_box(memo[BOX * n + c], row, col):
+            marked[c] = True
+            todo[count] = c
+            count += 1
+        else:
+            recheck[kept] = c  # its searches stand
+            kept += 1
+    memo[BLOCKS * n + 1] = decide_legal(todo, count, board, height, width, line_length, neighbours, degree, runs,
+                                        safe, kind, legal, memo, kept)
+    return free_regions, vertical_points, horizontal_points
 
 
 @njit(cache=True)
-def place_region_facts(board, p, height, width, line_length, neighbours, degree, runs, safe, kind, legal,
-                       free_regions, vertical_points, horizontal_points, search_cap=SEARCH_CAP):
-    """:func:`region_facts` after a legal stone on ``p`` (on ``board``, its :func:`place_line_facts`
-    done), from the facts before it: only p's region changes. It was free, so it counted for
-    nobody; its parts (floods from p's neighbours) get their owners, points and legal cells, and
-    every other region keeps its own. Returns the new ``(free_regions, vertical_points,
-    horizontal_points)``."""
+def may_split(board, p, height, width):
+    """Can a stone on ``p`` split its region? Not when p's empty neighbours are joined around it,
+    each pair of consecutive ones through the empty diagonal cell between them: then they stay in
+    one region whatever lies further away. Counts the arcs of empty neighbours round p's ring."""
+    row = p // width
+    col = p - row * width
+    north = row > 0 and board[p - width] == EMPTY
+    east = col + 1 < width and board[p + 1] == EMPTY
+    south = row + 1 < height and board[p + width] == EMPTY
+    west = col > 0 and board[p - 1] == EMPTY
+    north_east = north and east and board[p - width + 1] == EMPTY
+    south_east = south and east and board[p + width + 1] == EMPTY
+    south_west = south and west and board[p + width - 1] == EMPTY
+    north_west = north and west and board[p - width - 1] == EMPTY
+    arcs = ((north and not north_west) + (east and not north_east) + (south and not south_east)
+            + (west and not south_west))
+    return arcs >= 2
+
+
+@njit(cache=True)
+def place_region_facts(board, p, height, width, line_length, neighbours, degree, runs, kind, legal, memo, lost_h,
+                       lost_v, free_regions, vertical_points, horizontal_points):
+    """The regions after a legal stone on ``p`` (on ``board``, its :func:`place_line_facts` done;
+    ``lost_h``/``lost_v``: the lines through p), from those before it: only p's region R, which
+    was free, changes. If R cannot split (:func:`may_split`), its line counts drop by the lines
+    through p, and while it keeps both kinds nothing else changes. Otherwise the parts R leaves are
+    flooded from p's neighbours (the first keeps R's label) and get their line counts and owners;
+    a part no longer free counts its points, and none of its cells is legal. Every other region
+    keeps its own. Returns the new ``(free_regions, vertical_points, horizontal_points)``."""
     n = board.shape[0]
     right, down = runs[1], runs[3]
+    label = memo[p]
+    memo[p] = -1
     kind[p] = NOT_EMPTY
     legal[p] = False
+    if not may_split(board, p, height, width):
+        h = memo[H_STARTS * n + label] - lost_h
+        v = memo[V_STARTS * n + label] - lost_v
+        memo[H_STARTS * n + label] = h
+        memo[V_STARTS * n + label] = v
+        if h > 0 and v > 0:
+            return free_regions, vertical_points, horizontal_points
     free_regions -= 1
     cells = np.empty(n, dtype=np.int32)  # the parts, one after the other
     part_of = np.full(n, -1, dtype=np.int32)
@@ -203,29 +328,43 @@ def place_region_facts(board, p, height, width, line_length, neighbours, degree,
         first = total
         total = flood_equal(board, start, parts, part_of, cells, total, neighbours, degree)
         parts += 1
-        has_h = False
-        has_v = False
+        if parts == 1:
+            part_label = label
+        else:
+            part_label = memo[BLOCKS * n]
+            memo[BLOCKS * n] += 1
+        h = 0
+        v = 0
         for j in range(first, total):
-            has_h |= right[cells[j]] >= line_length  # a horizontal line starts there
-            has_v |= down[cells[j]] >= line_length
-        part = region_kind(has_h, has_v)
+            c = cells[j]
+            memo[c] = part_label
+            h += right[c] >= line_length  # a horizontal line starts there
+            v += down[c] >= line_length
+        memo[H_STARTS * n + part_label] = h
+        memo[V_STARTS * n + part_label] = v
+        part = region_kind(h > 0, v > 0)
+        if part == FREE:
+            free_regions += 1
+            continue
         for j in range(first, total):
             kind[cells[j]] = part
-        free_regions += part == FREE
-        vertical_points += (total - first) * (not has_h)  # as region_facts: a part with no line counts for both
-        horizontal_points += (total - first) * (not has_v)
-    decide_legal(cells, total, board, height, width, line_length, neighbours, degree, runs, safe, kind, legal,
-                 search_cap)
+            legal[cells[j]] = False
+        vertical_points += (total - first) * (h == 0)  # as region_facts: a part with no line counts for both
+        horizontal_points += (total - first) * (v == 0)
     return free_regions, vertical_points, horizontal_points
 
 
 @njit(cache=True)
 def decide_legal(cells, count, board, height, width, line_length, neighbours, degree, runs, safe, kind, legal,
-                 search_cap=SEARCH_CAP):
+                 memo, searched, search_cap=SEARCH_CAP):
     """``legal[p]`` for the cells ``p`` of ``cells[:count]``: in a free region, and the safe bits,
     else local searches, else (once, if a search gives up) the low-links say so (module docstring).
-    One loop with its tests inline: moved into helpers, they cost a third more."""
+    The cells found legal other than by their safe bits are listed in ``memo`` after its first
+    ``searched``, with the box their searches went through (the whole board for low-links);
+    returns the new length of the list. One loop with its tests inline: moved into helpers, they
+    cost a third more."""
     n = board.shape[0]
+    reach = line_length  # the box: the cells searched and p's neighbours, widened by line_length - 1
     left, right, up, down = runs[0], runs[1], runs[2], runs[3]
     exact = np.empty(0, dtype=np.bool_)  # the low-link answers, made the first time a search gives up
     seen = np.zeros(n, dtype=np.int32)  # stamp per cell: the search that last visited it
@@ -243,6 +382,8 @@ def decide_legal(cells, count, board, height, width, line_length, neighbours, de
                 and (p + width >= n or safe[p + width] & 4) and (p < width or safe[p - width] & 8)):
             legal[p] = True
             continue
+        r = p // width
+        top, bottom, west, east = r - reach, r + reach, c - reach, c + reach
         verdict = 1
         for d in range(degree[p]):
             nb = neighbours[p, d]
@@ -252,14 +393,25 @@ def decide_legal(cells, count, board, height, width, line_length, neighbours, de
             stamp += 1
             verdict = search_line(nb, p, c, stamp, seen, queue, cols, search_cap, board, width, line_length,
                                   neighbours, degree, left, right, up, down)
-            if verdict != 1:
+            if verdict < 1:
                 break
+            for k in range(verdict):
+                top = min(top, queue[k] // width - reach + 1)
+                bottom = max(bottom, queue[k] // width + reach - 1)
+                west = min(west, cols[k] - reach + 1)
+                east = max(east, cols[k] + reach - 1)
         if verdict == -1:
             if exact.shape[0] == 0:
                 exact = np.zeros(n, dtype=np.bool_)
                 lowlink_legal(board == EMPTY, kind, height, width, line_length, neighbours, degree, exact)
             verdict = exact[p]
-        legal[p] = verdict == 1
+            top, bottom, west, east = 0, height - 1, 0, width - 1
+        if verdict >= 1:
+            legal[p] = True
+            memo[RECHECK * n + searched] = p
+            memo[BOX * n + p] = pack_box(max(top, 0), min(bottom, height - 1), max(west, 0), min(east, width - 1))
+            searched += 1
+    return searched
 
 
 @njit(cache=True)
@@ -280,9 +432,10 @@ def on_line_without(x, x_col, p, p_col, width, length, left, right, up, down):
 def search_line(start, p, p_col, stamp, seen, queue, cols, cap, board, width, length, neighbours, degree, left,
                 right, up, down):
     """Breadth-first from ``start`` (a neighbour of ``p``) through the empty cells other than ``p``,
-    looking for a cell on a line (a stone on ``p``): 1 found, 0 the component has none (the stone
-    is illegal), -1 more than ``cap`` cells visited without an answer. ``queue`` and ``cols`` (the
-    queued cells' columns, followed along the steps) hold ``cap`` entries."""
+    looking for a cell on a line (a stone on ``p``): found, the number of cells queued (at least 1;
+    they are ``queue[:tail]``), 0 the component has none (the stone is illegal), -1 more than
+    ``cap`` cells visited without an answer. ``queue`` and ``cols`` (the queued cells' columns,
+    followed along the steps) hold ``cap`` entries."""
     if cap == 0:
         return -1
     seen[start] = stamp
@@ -294,7 +447,7 @@ def search_line(start, p, p_col, stamp, seen, queue, cols, cap, board, width, le
         x_col = cols[head]
         head += 1
         if on_line_without(x, x_col, p, p_col, width, length, left, right, up, down):
-            return 1
+            return tail
         for d in range(degree[x]):
             y = neighbours[x, d]
             if board[y] == EMPTY and y != p and seen[y] != stamp:
@@ -439,7 +592,7 @@ class LinageGame(Game):
 
 
 class LinageState(GameState):
-    __slots__ = ("passes", "kind", "on_h", "on_v", "runs", "safe", "free_regions", "points")
+    __slots__ = ("passes", "kind", "on_h", "on_v", "runs", "safe", "memo", "free_regions", "points")
 
     def _init_extra(self):
         self.passes = 0  # consecutive passes just played
@@ -461,6 +614,7 @@ class LinageState(GameState):
         new.on_v = self.on_v.copy()
         new.runs = self.runs.copy()
         new.safe = self.safe.copy()
+        new.memo = self.memo.copy()
         new.free_regions = self.free_regions
         new.points = self.points
 
@@ -472,6 +626,7 @@ class LinageState(GameState):
         self.on_v = np.zeros(n, dtype=np.bool_)
         self.runs = np.zeros((4, n), dtype=np.int32)
         self.safe = np.zeros(n, dtype=np.uint8)
+        self.memo = np.zeros(memo_size(n), dtype=np.int32)
         line_facts(self.board, g.height, g.width, self.game.options["line_length"], self.runs, self.safe, self.on_h,
                    self.on_v)
         self._analyse()
@@ -480,7 +635,7 @@ class LinageState(GameState):
         g = self.game.geometry
         free, v_points, h_points = region_facts(
             self.board, g.height, g.width, self.game.options["line_length"], g.neighbours, g.degree, self.runs,
-            self.safe, self.kind, self.mask[:-1])
+            self.safe, self.kind, self.mask[:-1], self.memo)
         self.free_regions = free
         self.points = (v_points, h_points)
         self.mask[-1] = 1  # pass
@@ -493,7 +648,7 @@ class LinageState(GameState):
             g = self.game.geometry
             free, v_points, h_points = place_stone(
                 self.board, action, g.height, g.width, self.game.options["line_length"], g.neighbours, g.degree,
-                self.runs, self.safe, self.on_h, self.on_v, self.kind, self.mask[:-1], self.free_regions,
+                self.runs, self.safe, self.on_h, self.on_v, self.kind, self.mask[:-1], self.memo, self.free_regions,
                 *self.points)
             self.free_regions = free
             self.points = (v_points, h_points)
@@ -508,7 +663,7 @@ class LinageState(GameState):
 
     def _rollout(self, seed, moves_left, trace, uniform):
         g = self.game.geometry
-        return linage_rollout(self.board, self.mask, self.kind, self.passes, self.free_regions, *self.points,
+        return linage_rollout(self.board, self.mask, self.kind, self.memo, self.passes, self.free_regions, *self.points,
                               self.to_move, self.flip, moves_left, g.height, g.width,
                               self.game.options["line_length"], g.neighbours, g.degree, self.game.options["komi"],
                               uniform, seed, trace)
@@ -538,7 +693,7 @@ LinageGame.state_class = LinageState
 
 # --- batched play (territory_envs.vector) -------------------------------------------------------
 @njit(cache=True)
-def _linage_new_game(e, board, runs, safe, kind, on_h, on_v, mask, passes, points, free, to_move, move_number,
+def _linage_new_game(e, board, runs, safe, memo, kind, on_h, on_v, mask, passes, points, free, to_move, move_number,
                      height, width, line_length, neighbours, degree):
     n = board.shape[1]
     board[e, :] = 0
@@ -547,12 +702,12 @@ def _linage_new_game(e, board, runs, safe, kind, on_h, on_v, mask, passes, point
     move_number[e] = 0
     line_facts(board[e], height, width, line_length, runs[e], safe[e], on_h[e], on_v[e])
     free[e], points[e, 0], points[e, 1] = region_facts(board[e], height, width, line_length, neighbours, degree,
-                                                       runs[e], safe[e], kind[e], mask[e, :n])
+                                                       runs[e], safe[e], kind[e], mask[e, :n], memo[e])
     mask[e, n] = 1
 
 
 @njit(cache=True, parallel=True)
-def linage_batch_step(actions, board, runs, safe, kind, on_h, on_v, mask, passes, points, free, to_move, flip,
+def linage_batch_step(actions, board, runs, safe, memo, kind, on_h, on_v, mask, passes, points, free, to_move, flip,
                       move_number, height, width, line_length, neighbours, degree, komi, komi_planes,
                       max_moves, obs, rewards, terminated, truncated, final_obs, final_scores):
     """One action in every game of the batch, in parallel; finished games record their last
@@ -567,7 +722,7 @@ def linage_batch_step(actions, board, runs, safe, kind, on_h, on_v, mask, passes
             passes[e] = 0
             free[e], points[e, 0], points[e, 1] = place_stone(
                 board[e], a, height, width, line_length, neighbours, degree, runs[e], safe[e], on_h[e], on_v[e],
-                kind[e], mask[e, :n], free[e], points[e, 0], points[e, 1])
+                kind[e], mask[e, :n], memo[e], free[e], points[e, 0], points[e, 1])
         to_move[e] = 1 - to_move[e]
         vertical = points[e, 0]
         horizontal = points[e, 1] + komi
@@ -579,27 +734,27 @@ def linage_batch_step(actions, board, runs, safe, kind, on_h, on_v, mask, passes
             linage_planes(board[e], kind[e], on_h[e], on_v[e], mask[e], to_move[e], truncated[e],
                           komi_planes[to_move[e]], passes[e] > 0, final_obs[e])
             flip[e] = 0  # every new game gives player_0 the first side
-            _linage_new_game(e, board, runs, safe, kind, on_h, on_v, mask, passes, points, free, to_move,
+            _linage_new_game(e, board, runs, safe, memo, kind, on_h, on_v, mask, passes, points, free, to_move,
                              move_number, height, width, line_length, neighbours, degree)
         linage_planes(board[e], kind[e], on_h[e], on_v[e], mask[e], to_move[e], True,
                       komi_planes[to_move[e]], passes[e] > 0, obs[e])
 
 
 @njit(cache=True, parallel=True)
-def linage_batch_reset(board, runs, safe, kind, on_h, on_v, mask, passes, points, free, to_move, move_number,
+def linage_batch_reset(board, runs, safe, memo, kind, on_h, on_v, mask, passes, points, free, to_move, move_number,
                        height, width, line_length, neighbours, degree, komi_planes, obs):
     for e in prange(board.shape[0]):
-        _linage_new_game(e, board, runs, safe, kind, on_h, on_v, mask, passes, points, free, to_move,
+        _linage_new_game(e, board, runs, safe, memo, kind, on_h, on_v, mask, passes, points, free, to_move,
                          move_number, height, width, line_length, neighbours, degree)
         linage_planes(board[e], kind[e], on_h[e], on_v[e], mask[e], 0, True, komi_planes[0], False, obs[e])
 
 
 # --- random playouts (agents.mcts) ----------------------------------------------------------------
 @njit(cache=True)
-def linage_rollout(board, mask, kind, passes, free, vertical, horizontal, side, flip, moves_left, height, width,
+def linage_rollout(board, mask, kind, memo, passes, free, vertical, horizontal, side, flip, moves_left, height, width,
                    line_length, neighbours, degree, komi, uniform, seed, trace):
     """Uniformly random legal placements from this position (copied, not changed; ``kind``,
-    ``free``, ``vertical`` and ``horizontal`` are its analysis) to the end, at most ``moves_left`` actions; a
+    ``memo``, ``free``, ``vertical`` and ``horizontal`` are its analysis) to the end, at most ``moves_left`` actions; a
     pass only when no placement is legal (placements are the same for both sides, so two passes
     follow and end the game), or with ``uniform`` a pass as likely as each placement. Returns
     ``(winner player or -1, actions)``; actions and players go into ``trace``."""
@@ -609,6 +764,7 @@ def linage_rollout(board, mask, kind, passes, free, vertical, horizontal, side, 
     legal = mask.copy()
     legal[n] = 1
     kind = kind.copy()
+    memo = memo.copy()
     on_h = np.zeros(n, dtype=np.bool_)
     on_v = np.zeros(n, dtype=np.bool_)
     runs = np.empty((4, n), dtype=np.int32)
@@ -627,7 +783,7 @@ def linage_rollout(board, mask, kind, passes, free, vertical, horizontal, side, 
         else:
             passes = 0
             free, vertical, horizontal = place_stone(board, action, height, width, line_length, neighbours, degree,
-                                                     runs, safe, on_h, on_v, kind, legal[:n], free, vertical,
+                                                     runs, safe, on_h, on_v, kind, legal[:n], memo, free, vertical,
                                                      horizontal, False)
         if passes >= 2 or free == 0:
             return winner_player(winner_by_score(vertical, horizontal + komi), flip), move + 1
