@@ -281,6 +281,7 @@ class _LifelineBatch(_ScalarRowBatch):
         n = game.num_cells
         self.alive_cell = np.zeros((num_envs, n), dtype=np.bool_)
         self.links = np.zeros((num_envs, n), dtype=np.int8)
+        self.memo = np.zeros((num_envs, lifeline.MEMO_BLOCKS * n), dtype=np.int32)  # kept from step to step
         self.scalars = np.zeros((num_envs, lifeline.NUM_SCALARS), dtype=np.int32)
 
     def _args(self):
@@ -288,11 +289,11 @@ class _LifelineBatch(_ScalarRowBatch):
         return g.pie_index, g.options["komi"], g.geometry.num_points
 
     def reset(self, obs):
-        self.rules.lifeline_batch_reset(self.board, self.mask, self.alive_cell, self.links, self.scalars,
+        self.rules.lifeline_batch_reset(self.board, self.mask, self.alive_cell, self.links, self.memo, self.scalars,
                                         self.move_number, *self._args(), *self.game.kernel_args, obs)
 
     def step(self, actions, env):
-        self.rules.lifeline_batch_step(actions, self.board, self.mask, self.alive_cell, self.links, self.scalars,
+        self.rules.lifeline_batch_step(actions, self.board, self.mask, self.alive_cell, self.links, self.memo, self.scalars,
                                        self.move_number, *self._args(), self.game.max_moves,
                                        *self.game.kernel_args, env.observations, env.rewards, env.terminated,
                                        env.truncated, env.final_observations, env.final_scores)
@@ -308,6 +309,7 @@ class _LifelineBatch(_ScalarRowBatch):
         self.scalars[i] = state.s
         self.alive_cell[i] = state.alive_cell
         self.links[i] = state.links
+        self.memo[i] = state.memo
 
 
 class _AsliBatch(_ScalarRowBatch):

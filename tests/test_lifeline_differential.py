@@ -65,3 +65,62 @@ def test_local_rule_agrees_with_exact_simulation_on_large_boards():
                 checked += 1
             state.apply(int(rng.choice(state.legal_actions())))
     assert checked > 50
+
+
+def same_memo(kept, whole, board):
+    """Two ``memo`` arrays (lifeline.py) describe the same position: the same partition into
+    regions and into groups (labels may differ), the same group counts per region and the same
+    life per group."""
+    from territory_envs.games import lifeline as rules
+    n = board.size
+    for block, counts in ((rules.REGION, (rules.BLACK_GROUPS, rules.WHITE_GROUPS)), (rules.GROUP, (rules.LIFE,))):
+        a, b = kept[block * n:(block + 1) * n], whole[block * n:(block + 1) * n]
+        pairs = {(int(x), int(y)) for x, y in zip(a, b)}
+        assert len({x for x, _ in pairs}) == len({y for _, y in pairs}) == len(pairs), "partitions differ"
+        for x, y in pairs:
+            assert (x < 0) == (y < 0)
+            for c in counts if x >= 0 else ():
+                assert kept[c * n + x] == whole[c * n + y], (block, c)
+    return True
+
+
+@pytest.mark.parametrize("side,games", [(4, 40), (5, 30), (6, 20), (9, 6)])
+def test_usual_turn_keeps_the_facts_of_the_position_analysed_whole(side, games):
+    """At every usual turn of seeded random games the incremental turn (``usual_turn``) either
+    keeps every derived fact equal to those of the position analysed whole (memo, links, living
+    stones, the opponent's placements) or hands over because a group died, which the whole turn
+    must confirm; and it hands over for no other reason."""
+    from territory_envs.games import lifeline as rules
+    game = make_game("lifeline", board_size=side)
+    geo = game.geometry
+    n = geo.num_cells
+    rng = np.random.default_rng(side)
+    kept = handed = 0
+    for _ in range(games):
+        state = game.new_state()
+        while not state.is_terminal():
+            action = int(rng.choice(state.legal_actions()))
+            usual = (action < n and state.pending < 0 and state.removal_on and state.all_alive
+                     and all(state.first_turn_done))
+            if usual:
+                board, memo = state.board.copy(), state.memo.copy()
+                links, alive, mask = state.links.copy(), state.alive_cell.copy(), np.zeros(n, np.int8)
+                legal = rules.usual_turn(board, action, state.to_move, memo, links, alive, mask, geo.neighbours,
+                                         geo.degree)
+            before = state.board.copy()
+            state.apply(action)
+            if not usual:
+                continue
+            whole = state.game.state_from_dict(state.to_dict())
+            assert same_memo(state.memo, whole.memo, state.board)
+            died = ((before > 0) & (state.board == 0)).any()
+            if legal < 0:
+                assert died, "handed over with no group dead"
+                handed += 1
+                continue
+            assert not died
+            kept += 1
+            assert (board == state.board).all() and same_memo(memo, whole.memo, board)
+            assert (links == whole.links).all() and (alive == whole.alive_cell).all()
+            assert (mask == whole.mask[:n]).all() and legal == whole.mask[:n].sum()
+    assert kept > 4 * handed > 0

@@ -419,6 +419,15 @@ def mark_line_starts(member, height, width, length, row_start, col_start):
             col_start[i] = run >= length
 
 
+@njit(cache=True)
+def is_listed(v, items, count):
+    """Is ``v`` among ``items[:count]``? (short lists of labels)"""
+    for i in range(count):
+        if items[i] == v:
+            return True
+    return False
+
+
 # --- helpers for double placements (Lifeline's and Asli's first turns) -----------------------------
 @njit(cache=True)
 def adjacent(a, b, neighbours, degree):

@@ -51,7 +51,7 @@ from ..core.batch import after_action
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
 from ..core.kernels import (EMPTY, MANY, adjacent, flood_equal, hash_contains, hash_insert, hash_rehash,
-                             has_sharing_partner, liveness, lowlink_arrays, lowlink_component, percent,
+                             has_sharing_partner, is_listed, liveness, lowlink_arrays, lowlink_component, percent,
                              random_set_index, region_colours, regions_next_to, winner_player)
 from ..core.options import check_int
 
@@ -583,14 +583,6 @@ def captures_revive(board, me, r, friends, n_friends, st, dying, n_dying, group_
             r2 = group_regions[j]
             if r2 != r and friend_outside(st, me, r2, friends, n_friends, group_start, group_regions):
                 return True
-    return False
-
-
-@njit(cache=True)
-def is_listed(g, items, count):
-    for i in range(count):
-        if items[i] == g:
-            return True
     return False
 
 

@@ -24,6 +24,12 @@ so every enemy group keeps a partner across the split and nothing but ``p`` can 
 region labelling, linear in the cells. Elsewhere (first-turn pairs, the turn that switches removal
 on, positions holding dead groups) the mask is computed by simulating each candidate turn exactly;
 the differential tests check both against the reference engine.
+
+Play is incremental in the usual turn (removal on, one stone, every group alive before it): the
+regions, groups, the number of each colour's groups next to each region and the life of each
+group are kept from move to move (``memo``), and a stone changes only its own region and the
+groups it joins (:func:`usual_turn`). When a group dies, or in any other turn, the position is
+settled and analysed whole (:func:`build_memo`); the tests compare both ways at every usual turn.
 """
 from __future__ import annotations
 
@@ -33,8 +39,8 @@ from numba import njit, prange
 from ..core.batch import after_action
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import hexhex
-from ..core.kernels import (EMPTY, adjacent, has_sharing_partner, liveness, random_set_index, regions_next_to,
-                             winner_player)
+from ..core.kernels import (EMPTY, adjacent, flood_equal, has_sharing_partner, is_listed, label_equal_components, liveness,
+                             random_set_index, region_group_adjacency, regions_next_to, winner_player)
 from ..core.options import check_choice, check_int, check_number
 
 PIES = ("strong", "weak", "komi")
@@ -102,6 +108,329 @@ def play_stone(board, side, cell, removal, on_board, neighbours, degree, alive_c
     else:
         labels, count, alive, reach = liveness(board, on_board, neighbours, degree, links)
     return describe(board, 1 - side, labels, alive, reach, on_board, alive_cell, mask)
+
+
+# --- incremental play: the facts kept from move to move ---------------------------------------------
+# ``memo`` (int32, MEMO_BLOCKS * n) holds, in blocks of n: per cell, its region's label (-1 on stones
+# and off the board) | per region label, how many distinct black groups touch the region | how many
+# white ones | per cell, its group's label (-1 on empty cells) | per group label, how many regions
+# next to the group touch another group of its colour (the group lives iff that is positive). A
+# label is one of the cells of its region or group when it is made; a group keeps it while it
+# grows, a region while it shrinks (even once that cell holds a stone), so labels stay distinct.
+# Colour c's count block is block c: ``memo[colour * n + region]``.
+REGION, BLACK_GROUPS, WHITE_GROUPS, GROUP, LIFE, MEMO_BLOCKS = 0, 1, 2, 3, 4, 5
+
+
+@njit(cache=True)
+def build_memo(board, on_board, neighbours, degree, memo):
+    """``memo`` for the position on ``board``, found whole (after any turn but the usual one)."""
+    n = board.shape[0]
+    labels, count = label_equal_components(board, on_board, neighbours, degree)
+    first = np.full(count, -1, dtype=np.int32)  # each component's label: its first cell
+    for i in range(n):
+        k = labels[i]
+        if k >= 0 and first[k] < 0:
+            first[k] = i
+    memo[:] = 0
+    memo[REGION * n:(REGION + 1) * n] = -1
+    memo[GROUP * n:(GROUP + 1) * n] = -1
+    region_labels = np.full(n, -1, dtype=np.int32)
+    group_labels = np.full(n, -1, dtype=np.int32)
+    for i in range(n):
+        k = labels[i]
+        if k < 0:
+            continue
+        if board[i] == EMPTY:
+            memo[REGION * n + i] = first[k]
+            region_labels[i] = k
+        else:
+            memo[GROUP * n + i] = first[k]
+            group_labels[i] = k
+    start, pairs = region_group_adjacency(region_labels, count, group_labels, count, neighbours, degree)
+    for k in range(count):
+        for j in range(start[k], start[k + 1]):
+            memo[board[first[pairs[j]]] * n + first[k]] += 1
+    for k in range(count):
+        for j in range(start[k], start[k + 1]):
+            g = first[pairs[j]]
+            if memo[board[g] * n + first[k]] >= 2:
+                memo[LIFE * n + g] += 1
+
+
+@njit(cache=True)
+def ring_of(p, width, neighbours, degree, ring):
+    """p's neighbours in order round it into ``ring`` (6 entries, -1 where the board ends):
+    consecutive ones, cyclically, are neighbours of each other."""
+    ring[:] = -1
+    for d in range(degree[p]):
+        nb = neighbours[p, d]
+        offset = nb - p
+        if offset == -width:
+            ring[0] = nb
+        elif offset == 1 - width:
+            ring[1] = nb
+        elif offset == 1:
+            ring[2] = nb
+        elif offset == width:
+            ring[3] = nb
+        elif offset == width - 1:
+            ring[4] = nb
+        else:
+            ring[5] = nb
+
+
+@njit(cache=True)
+def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree):
+    """The usual turn, incrementally: ``side`` places on ``p`` with removal on, a single stone and
+    every group alive before it. Brings ``memo``, ``links``, ``alive_cell`` and the opponent's
+    placements (``mask`` over the cells) up to date, touching only p's region R and the groups the
+    stone joins. Returns the number of the opponent's legal cells, or -1 if a group dies: the stone
+    is then on the board, the rest is stale, and the caller settles the position whole.
+
+    Only R changes among the regions: it loses p and may split into parts. If p's empty neighbours
+    form one arc round it and every enemy group next to p still touches that arc, R - p is one
+    region next to the same enemy groups and only the mover's count changes: no flood (unless it
+    rises to 2, when R gives life to the one friendly group it touched, which a flood finds). Otherwise
+    the parts are flooded: R's gift of life to the groups next to it ends, and each part gives its
+    own. A stone joining two or more friendly groups also changes the other regions next to them,
+    which now count them as one (:func:`join_friends`)."""
+    n = board.shape[0]
+    width = int(np.sqrt(n) + 0.5)  # the grid of a hexhex board is square
+    mover = side + 1
+    enemy = 3 - mover
+    region = memo[REGION * n + p]
+    mover_before = memo[mover * n + region]
+    ring = np.empty(6, dtype=np.int32)
+    ring_of(p, width, neighbours, degree, ring)
+    near = np.empty(12, dtype=np.int32)  # labels of the groups next to p: the mover's, then the enemy's
+    friends = 0
+    enemies = 0
+    arcs = 0
+    empties = 0
+    one_part = True  # so far, every enemy group next to p touches an empty neighbour of p
+    for k in range(6):
+        x = ring[k]
+        if x < 0:
+            continue
+        before = ring[(k + 5) % 6]
+        before_empty = before >= 0 and board[before] == EMPTY
+        if board[x] == EMPTY:
+            empties += 1
+            arcs += not before_empty
+            continue
+        g = memo[GROUP * n + x]
+        if board[x] == mover:
+            if not is_listed(g, near, friends):
+                near[friends] = g
+                friends += 1
+        else:
+            if not is_listed(g, near[6:], enemies):
+                near[6 + enemies] = g
+                enemies += 1
+    for k in range(6):  # an enemy group touches the arc if one of its stones next to p does
+        x = ring[k]
+        if x >= 0 and board[x] == enemy:
+            touches = False
+            for e in range(6):
+                y = ring[e]
+                if y >= 0 and board[y] == enemy and memo[GROUP * n + y] == memo[GROUP * n + x]:
+                    for step in (5, 1):
+                        z = ring[(e + step) % 6]
+                        touches |= z >= 0 and board[z] == EMPTY
+            one_part &= touches
+    one_part &= max(arcs, empties > 0) == 1
+    # and the count of the mover's groups next to R stays on the same side of 2 for every group
+    # but the stone's (it rises from 1 to 2 when a lone stone joins R's only friend: a flood finds it)
+    one_part &= mover_before >= 2 or friends > 0
+    board[p] = mover
+    memo[REGION * n + p] = -1
+    alive_cell[p] = True
+    cells = np.empty(n, dtype=np.int32)
+    joined_cells = cells
+    if one_part:
+        mover_after = mover_before - friends + 1  # the joined groups and the stone count once
+        memo[mover * n + region] = mover_after
+        joined = join_friends(board, p, near, friends, region, memo, neighbours, degree, cells)
+        label = memo[GROUP * n + p]
+        # R - p gives the joined group life as R gave each part of it
+        memo[LIFE * n + label] += (mover_after >= 2) - friends * (mover_before >= 2)
+        if memo[LIFE * n + label] <= 0:
+            return -1
+    else:
+        # the parts of R - p, and the groups next to each (labels before the stone joins any)
+        part_of = np.full(n, -1, dtype=np.int32)
+        stamp = np.full(n, -1, dtype=np.int32)  # per group label: the last list holding it
+        lists = np.empty(5 * n + 32, dtype=np.int32)
+        part_start = np.zeros(8, dtype=np.int32)  # parts' cells in ``cells``
+        list_start = np.zeros(8, dtype=np.int32)  # their groups in ``lists``
+        total = 0
+        listed_groups = 0
+        parts = 0
+        for k in range(6):
+            start = ring[k]
+            if start < 0 or board[start] != EMPTY or part_of[start] >= 0:
+                continue
+            part_start[parts] = total
+            list_start[parts] = listed_groups
+            total = flood_equal(board, start, parts, part_of, cells, total, neighbours, degree)
+            for j in range(part_start[parts], total):
+                c = cells[j]
+                for d in range(degree[c]):
+                    z = neighbours[c, d]
+                    if board[z] != EMPTY and z != p:
+                        g = memo[GROUP * n + z]
+                        if stamp[g] != parts:
+                            stamp[g] = parts
+                            lists[listed_groups] = g
+                            listed_groups += 1
+            parts += 1
+        part_start[parts] = total
+        list_start[parts] = listed_groups
+        # R's gift of life ends for every group next to it: those of the parts and p's neighbours
+        # (listed after the parts' lists, then once each, from ``distinct`` on)
+        distinct = listed_groups
+        for k in range(12):
+            if k < friends or 6 <= k < 6 + enemies:
+                lists[distinct] = near[k]
+                distinct += 1
+        end = distinct
+        for j in range(distinct):
+            g = lists[j]
+            if stamp[g] != 7:
+                stamp[g] = 7
+                lists[end] = g
+                end += 1
+                memo[LIFE * n + g] -= memo[board[g] * n + region] >= 2
+        joined_cells = cells[total:]
+        joined = join_friends(board, p, near, friends, region, memo, neighbours, degree, joined_cells)
+        label = memo[GROUP * n + p]
+        for q in range(parts):  # each part: its label, counts, and the life it gives
+            part = cells[part_start[q]]
+            for j in range(part_start[q], part_start[q + 1]):
+                memo[REGION * n + cells[j]] = part
+            memo[BLACK_GROUPS * n + part] = 0
+            memo[WHITE_GROUPS * n + part] = 0
+            tag = 8 + q
+            for j in range(list_start[q], list_start[q + 1] + 1):
+                g = lists[j] if j <= list_start[q + 1] - 1 else label
+                if is_listed(g, near, friends):
+                    g = label
+                if stamp[g] != tag:
+                    stamp[g] = tag
+                    memo[board[g] * n + part] += 1
+            for j in range(list_start[q], list_start[q + 1] + 1):
+                g = lists[j] if j <= list_start[q + 1] - 1 else label
+                if is_listed(g, near, friends):
+                    g = label
+                if stamp[g] == tag:
+                    stamp[g] = -1
+                    memo[LIFE * n + g] += memo[board[g] * n + part] >= 2
+        for j in range(distinct, end):  # every group that R touched, and the joined one, lives?
+            g = lists[j]
+            if is_listed(g, near, friends):
+                g = label
+            if memo[LIFE * n + g] <= 0:
+                return -1
+        if memo[LIFE * n + label] <= 0:
+            return -1
+    relink(board, p, side, memo, links, neighbours, degree, joined_cells, joined)
+    legal = 0
+    for i in range(n):
+        r = memo[REGION * n + i]
+        ok = r >= 0 and memo[enemy * n + r] > 0
+        mask[i] = ok
+        legal += ok
+    return legal
+
+
+@njit(cache=True)
+def join_friends(board, p, friends, count, region, memo, neighbours, degree, cells):
+    """The stone on ``p`` joins the mover's groups labelled ``friends[:count]`` into one group,
+    labelled ``friends[0]`` (``p`` alone, life 0, if none). With two or more, the joined group's
+    life is the sum of theirs, less what each other region next to two or more of them stops
+    giving (``region``, p's, is the caller's): such a region counts them as one from now on. The
+    joined group's stones go into ``cells``; returns how many (0 when fewer than two groups join,
+    whose stones need no visit)."""
+    n = board.shape[0]
+    if count == 0:
+        memo[GROUP * n + p] = p
+        memo[LIFE * n + p] = 0
+        return 0
+    label = friends[0]
+    memo[GROUP * n + p] = label
+    if count == 1:
+        return 0
+    colour = board[p]
+    life = 0
+    for k in range(count):
+        life += memo[LIFE * n + friends[k]]
+    seen = np.zeros(n, dtype=np.bool_)
+    bits = np.zeros(n, dtype=np.int32)  # per region label: which joined groups it touches
+    touched = np.empty(n, dtype=np.int32)
+    n_touched = 0
+    cells[0] = p
+    seen[p] = True
+    head, tail = 0, 1
+    while head < tail:
+        x = cells[head]
+        head += 1
+        bit = 0
+        for k in range(count):
+            if friends[k] == memo[GROUP * n + x]:
+                bit = 1 << k
+        for d in range(degree[x]):
+            y = neighbours[x, d]
+            if board[y] == EMPTY:
+                s = memo[REGION * n + y]
+                if s != region and bit != 0:
+                    if bits[s] == 0:
+                        touched[n_touched] = s
+                        n_touched += 1
+                    bits[s] |= bit
+            elif board[y] == colour and not seen[y]:
+                seen[y] = True
+                cells[tail] = y
+                tail += 1
+    for t in range(n_touched):
+        s = touched[t]
+        groups = 0
+        for k in range(count):
+            groups += (bits[s] >> k) & 1
+        if groups >= 2:
+            after = memo[colour * n + s] - groups + 1
+            memo[colour * n + s] = after
+            life -= groups - (after >= 2)
+    for j in range(tail):
+        memo[GROUP * n + cells[j]] = label
+    memo[LIFE * n + label] = life
+    return tail
+
+
+@njit(cache=True)
+def relink(board, p, side, memo, links, neighbours, degree, cells, joined):
+    """``links`` (bit ``side``: two or more of the mover's groups next to an empty cell) after the
+    stone on ``p``: it changes only next to p and, when groups joined, next to the ``joined``
+    stones of ``cells``."""
+    n = board.shape[0]
+    mover = side + 1
+    links[p] = 0  # a stone's cell has none
+    for j in range(-1, joined):
+        x = p if j < 0 else cells[j]
+        for d in range(degree[x]):
+            y = neighbours[x, d]
+            if board[y] != EMPTY:
+                continue
+            first = -1
+            many = False
+            for e in range(degree[y]):
+                z = neighbours[y, e]
+                if board[z] == mover:
+                    g = memo[GROUP * n + z]
+                    if first == -1:
+                        first = g
+                    elif g != first:
+                        many = True
+            links[y] = (links[y] & ~(1 << side)) | (many << side)
 
 
 @njit(cache=True)
@@ -205,7 +534,7 @@ NUM_SCALARS = 11
 
 
 @njit(cache=True)
-def new_game(board, mask, alive_cell, links, s, pie, komi, on_board, neighbours, degree):
+def new_game(board, mask, alive_cell, links, memo, s, pie, komi, on_board, neighbours, degree):
     """Reset one game: empty board, Black to move by player_0, the pie's starting scalars, the
     first mask."""
     board[:] = EMPTY
@@ -214,7 +543,7 @@ def new_game(board, mask, alive_cell, links, s, pie, komi, on_board, neighbours,
     s[WINNER] = -1
     s[REMOVAL_ON] = pie == 0
     s[KOMI_LEFT] = komi if pie == 2 else 0
-    refresh(board, mask, alive_cell, links, s, pie, on_board, neighbours, degree)
+    refresh(board, mask, alive_cell, links, memo, s, pie, on_board, neighbours, degree)
 
 
 @njit(cache=True)
@@ -223,11 +552,12 @@ def swap_available(s, pie):
 
 
 @njit(cache=True)
-def refresh(board, mask, alive_cell, links, s, pie, on_board, neighbours, degree):
+def refresh(board, mask, alive_cell, links, memo, s, pie, on_board, neighbours, degree):
     """Derived facts and the legal mask of the side to move, from the board and the scalars."""
     n = board.shape[0]
     all_alive, _ = analyse(board, s[TO_MOVE], on_board, neighbours, degree, alive_cell, links, mask[:n])
     s[ALL_ALIVE] = all_alive
+    build_memo(board, on_board, neighbours, degree, memo)
     finish_mask(board, mask, s, pie, on_board, neighbours, degree)
 
 
@@ -277,7 +607,7 @@ def _end_turn(mask, s, side):
 
 
 @njit(cache=True)
-def act(board, mask, alive_cell, links, s, action, pie, on_board, neighbours, degree):
+def act(board, mask, alive_cell, links, memo, s, action, pie, on_board, neighbours, degree):
     """Play one legal action: a placement, ``swap`` (``n``) or ``spend_komi`` (``n + 1``)."""
     n = board.shape[0]
     side = s[TO_MOVE]
@@ -289,15 +619,16 @@ def act(board, mask, alive_cell, links, s, action, pie, on_board, neighbours, de
     if action == n + 1:  # spend a komi point instead of placing
         s[KOMI_LEFT] -= 1
         s[TO_MOVE] = 1 - side
-        refresh(board, mask, alive_cell, links, s, pie, on_board, neighbours, degree)
+        refresh(board, mask, alive_cell, links, memo, s, pie, on_board, neighbours, degree)
         _end_turn(mask, s, side)
         return
+    usual = s[PENDING] < 0 and s[REMOVAL_ON] == 1 and s[ALL_ALIVE] == 1  # see usual_turn
     if s[PENDING] >= 0:
         s[PENDING] = -1
     elif pie == 0 and s[FIRST_BLACK + side] == 0:  # the first stone of a pair
         board[action] = side + 1
         s[PENDING] = action
-        refresh(board, mask, alive_cell, links, s, pie, on_board, neighbours, degree)
+        refresh(board, mask, alive_cell, links, memo, s, pie, on_board, neighbours, degree)
         return
     elif s[REMOVAL_ON] == 0:
         stones = 0
@@ -305,8 +636,12 @@ def act(board, mask, alive_cell, links, s, action, pie, on_board, neighbours, de
             stones += board[i] != EMPTY
         if stones >= 3:  # the fourth stone: removal starts and stays on
             s[REMOVAL_ON] = 1
-    all_alive, legal = play_stone(board, side, action, s[REMOVAL_ON] == 1, on_board, neighbours, degree,
-                                  alive_cell, links, mask[:n])
+    legal = usual_turn(board, action, side, memo, links, alive_cell, mask[:n], neighbours, degree) if usual else -1
+    all_alive = True
+    if legal < 0:  # not the usual turn, or a group died: the whole position
+        all_alive, legal = play_stone(board, side, action, s[REMOVAL_ON] == 1, on_board, neighbours, degree,
+                                      alive_cell, links, mask[:n])
+        build_memo(board, on_board, neighbours, degree, memo)
     s[ALL_ALIVE] = all_alive
     s[FIRST_BLACK + side] = 1
     opponent = 1 - side
@@ -382,7 +717,7 @@ class LifelineState(GameState):
     """The scalars of the game (pending stone, first turns done, swap, removal, komi left) live in
     ``s``, an int32 row shared with the compiled turn logic; the attributes below read it."""
 
-    __slots__ = ("s", "alive_cell", "links")
+    __slots__ = ("s", "alive_cell", "links", "memo")
 
     def _init_extra(self):
         g = self.game
@@ -442,16 +777,18 @@ class LifelineState(GameState):
         new.s = self.s.copy()
         new.alive_cell = self.alive_cell.copy()
         new.links = self.links.copy()
+        new.memo = self.memo.copy()
 
     def _refresh(self):
         g = self.game
         self.alive_cell = np.zeros(g.num_cells, dtype=np.bool_)
         self.links = np.zeros(g.num_cells, dtype=np.int8)
-        refresh(self.board, self.mask, self.alive_cell, self.links, self.s, g.pie_index, *g.kernel_args)
+        self.memo = np.zeros(MEMO_BLOCKS * g.num_cells, dtype=np.int32)
+        refresh(self.board, self.mask, self.alive_cell, self.links, self.memo, self.s, g.pie_index, *g.kernel_args)
 
     def _apply(self, action):
         s = self.s
-        act(self.board, self.mask, self.alive_cell, self.links, s, action, self.game.pie_index,
+        act(self.board, self.mask, self.alive_cell, self.links, self.memo, s, action, self.game.pie_index,
             *self.game.kernel_args)
         self.to_move = int(s[TO_MOVE])
         self.flip = int(s[FLIP])
@@ -460,7 +797,7 @@ class LifelineState(GameState):
             self.winner = int(s[WINNER])
 
     def _rollout(self, seed, moves_left, trace, uniform):
-        return lifeline_rollout(self.board, self.mask, self.alive_cell, self.links, self.s, moves_left,
+        return lifeline_rollout(self.board, self.mask, self.alive_cell, self.links, self.memo, self.s, moves_left,
                                 self.game.pie_index, *self.game.kernel_args, not uniform, seed, trace)
 
     def observation(self, player: int) -> np.ndarray:
@@ -490,30 +827,30 @@ LifelineGame.state_class = LifelineState
 
 # --- batched play (territory_envs.vector) -------------------------------------------------------
 @njit(cache=True, parallel=True)
-def lifeline_batch_step(actions, board, mask, alive_cell, links, scalars, move_number, pie, komi, points,
+def lifeline_batch_step(actions, board, mask, alive_cell, links, memo, scalars, move_number, pie, komi, points,
                         max_moves, on_board, neighbours, degree, obs, rewards, terminated, truncated,
                         final_obs, final_scores):
     """One action in every game of the batch, in parallel; finished games record their last
     observation, then start again (Lifeline has no score: ``final_scores`` stays 0)."""
     for e in prange(actions.shape[0]):
         s = scalars[e]
-        act(board[e], mask[e], alive_cell[e], links[e], s, actions[e], pie, on_board, neighbours, degree)
+        act(board[e], mask[e], alive_cell[e], links[e], memo[e], s, actions[e], pie, on_board, neighbours, degree)
         if after_action(e, s[TERMINAL] == 1, s[WINNER], s[FLIP], move_number, max_moves, mask, rewards,
                         terminated, truncated):
             final_scores[e, 0] = 0.0
             final_scores[e, 1] = 0.0
             observe(board[e], mask[e], alive_cell[e], links[e], s, s[TO_MOVE], pie, points, on_board, final_obs[e])
             move_number[e] = 0
-            new_game(board[e], mask[e], alive_cell[e], links[e], s, pie, komi, on_board, neighbours, degree)
+            new_game(board[e], mask[e], alive_cell[e], links[e], memo[e], s, pie, komi, on_board, neighbours, degree)
         observe(board[e], mask[e], alive_cell[e], links[e], s, s[TO_MOVE], pie, points, on_board, obs[e])
 
 
 @njit(cache=True, parallel=True)
-def lifeline_batch_reset(board, mask, alive_cell, links, scalars, move_number, pie, komi, points, on_board,
+def lifeline_batch_reset(board, mask, alive_cell, links, memo, scalars, move_number, pie, komi, points, on_board,
                          neighbours, degree, obs):
     for e in prange(board.shape[0]):
         move_number[e] = 0
-        new_game(board[e], mask[e], alive_cell[e], links[e], scalars[e], pie, komi, on_board, neighbours, degree)
+        new_game(board[e], mask[e], alive_cell[e], links[e], memo[e], scalars[e], pie, komi, on_board, neighbours, degree)
         observe(board[e], mask[e], alive_cell[e], links[e], scalars[e], 0, pie, points, on_board, obs[e])
 
 
@@ -534,7 +871,7 @@ def contested_cell(board, mask, enemy, neighbours, degree, cells):
 
 
 @njit(cache=True)
-def lifeline_rollout(board, mask, alive_cell, links, s, moves_left, pie, on_board, neighbours, degree,
+def lifeline_rollout(board, mask, alive_cell, links, memo, s, moves_left, pie, on_board, neighbours, degree,
                      contested_first, seed, trace):
     """Random legal actions from this position (copied, not changed) to the end, at most
     ``moves_left``. With ``contested_first``, the action is a uniformly random legal cell next to
@@ -547,6 +884,7 @@ def lifeline_rollout(board, mask, alive_cell, links, s, moves_left, pie, on_boar
     mask = mask.copy()
     alive_cell = alive_cell.copy()
     links = links.copy()
+    memo = memo.copy()
     s = s.copy()
     cells = np.empty(board.shape[0], dtype=np.int32)
     for move in range(moves_left):
@@ -560,7 +898,7 @@ def lifeline_rollout(board, mask, alive_cell, links, s, moves_left, pie, on_boar
         if move < trace.shape[1]:
             trace[0, move] = action
             trace[1, move] = s[TO_MOVE] ^ s[FLIP]
-        act(board, mask, alive_cell, links, s, action, pie, on_board, neighbours, degree)
+        act(board, mask, alive_cell, links, memo, s, action, pie, on_board, neighbours, degree)
         if s[TERMINAL]:
             return winner_player(s[WINNER], s[FLIP]), move + 1
     return -1, moves_left
