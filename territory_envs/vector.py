@@ -281,7 +281,7 @@ class _LifelineBatch(_ScalarRowBatch):
         n = game.num_cells
         self.alive_cell = np.zeros((num_envs, n), dtype=np.bool_)
         self.links = np.zeros((num_envs, n), dtype=np.int8)
-        self.memo = np.zeros((num_envs, lifeline.MEMO_BLOCKS * n), dtype=np.int32)  # kept from step to step
+        self.memo = np.zeros((num_envs, lifeline.memo_size(n)), dtype=np.int32)  # kept from step to step
         self.scalars = np.zeros((num_envs, lifeline.NUM_SCALARS), dtype=np.int32)
 
     def _args(self):

@@ -69,8 +69,8 @@ def test_local_rule_agrees_with_exact_simulation_on_large_boards():
 
 def same_memo(kept, whole, board):
     """Two ``memo`` arrays (lifeline.py) describe the same position: the same partition into
-    regions and into groups (labels may differ), the same group counts per region and the same
-    life per group."""
+    regions and into groups (labels may differ), the same group counts per region, the same life
+    per group, the same placements per colour."""
     from territory_envs.games import lifeline as rules
     n = board.size
     for block, counts in ((rules.REGION, (rules.BLACK_GROUPS, rules.WHITE_GROUPS)), (rules.GROUP, (rules.LIFE,))):
@@ -81,6 +81,8 @@ def same_memo(kept, whole, board):
             assert (x < 0) == (y < 0)
             for c in counts if x >= 0 else ():
                 assert kept[c * n + x] == whole[c * n + y], (block, c)
+    placeable = slice((rules.LIFE + 1) * n, None)  # per cell, and the counts
+    assert (kept[placeable] == whole[placeable]).all(), "placements differ"
     return True
 
 

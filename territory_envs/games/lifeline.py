@@ -39,7 +39,7 @@ from numba import njit, prange
 from ..core.batch import after_action
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import hexhex
-from ..core.kernels import (EMPTY, adjacent, flood_equal, has_sharing_partner, is_listed, label_equal_components, liveness,
+from ..core.kernels import (EMPTY, adjacent, has_sharing_partner, is_listed, liveness,
                              random_set_index, region_group_adjacency, regions_next_to, winner_player)
 from ..core.options import check_choice, check_int, check_number
 
@@ -90,23 +90,59 @@ def describe(board, side, labels, alive, reach, on_board, alive_cell, mask):
 
 
 @njit(cache=True)
-def analyse(board, side, on_board, neighbours, degree, alive_cell, links, mask):
+def analyse(board, side, on_board, neighbours, degree, alive_cell, links, mask, memo=None):
     """Derived facts of a position with ``side`` to move: ``links`` (per empty cell, bit ``c`` set
-    when it touches two or more groups of colour ``c``) and ``describe``'s, whose result it
-    returns."""
+    when it touches two or more groups of colour ``c``), ``memo`` if given, and ``describe``'s,
+    whose result it returns."""
     labels, count, alive, reach = liveness(board, on_board, neighbours, degree, links)
+    if memo is not None:
+        build_memo(board, labels, count, neighbours, degree, memo)
     return describe(board, side, labels, alive, reach, on_board, alive_cell, mask)
 
 
 @njit(cache=True)
-def play_stone(board, side, cell, removal, on_board, neighbours, degree, alive_cell, links, mask):
+def play_stone(board, side, cell, removal, on_board, neighbours, degree, alive_cell, links, mask, memo):
     """Place ``side``'s stone on ``cell`` (the last stone of its turn), remove if ``removal``, and
-    describe the position for the opponent (as ``analyse``). Returns ``describe``'s result."""
+    describe the position for the opponent (as ``analyse``, ``memo`` included). Returns
+    ``describe``'s result."""
     board[cell] = side + 1
     if removal:
         labels, count, alive, reach = settle(board, side, on_board, neighbours, degree, links)
     else:
         labels, count, alive, reach = liveness(board, on_board, neighbours, degree, links)
+    build_memo(board, labels, count, neighbours, degree, memo)
+    return describe(board, 1 - side, labels, alive, reach, on_board, alive_cell, mask)
+
+
+@njit(cache=True)
+def remove_known_dead(board, side, memo, on_board, neighbours, degree, alive_cell, links, mask):
+    """The removals of a usual turn in which :func:`usual_turn` found a group dead, its ``memo``
+    exact for the board with the stone: the enemy's groups of no life go, then (the freed cells may
+    revive some) the friendly groups dead on the board that is left. Then the whole position, as
+    :func:`play_stone` leaves it; returns ``describe``'s result."""
+    n = board.shape[0]
+    mover = side + 1
+    enemy = 3 - mover
+    removed = False
+    for i in range(n):
+        if board[i] == enemy and memo[LIFE * n + memo[GROUP * n + i]] <= 0:
+            board[i] = EMPTY
+            removed = True
+    if removed:  # friendly lives may have changed: judge them on the new board
+        labels, count, alive, reach = liveness(board, on_board, neighbours, degree, links)
+        removed = False
+        for i in range(n):
+            if board[i] == mover and not alive[labels[i]]:
+                board[i] = EMPTY
+                removed = True
+        if removed:
+            labels, count, alive, reach = liveness(board, on_board, neighbours, degree, links)
+    else:
+        for i in range(n):
+            if board[i] == mover and memo[LIFE * n + memo[GROUP * n + i]] <= 0:
+                board[i] = EMPTY
+        labels, count, alive, reach = liveness(board, on_board, neighbours, degree, links)
+    build_memo(board, labels, count, neighbours, degree, memo)
     return describe(board, 1 - side, labels, alive, reach, on_board, alive_cell, mask)
 
 
@@ -114,18 +150,41 @@ def play_stone(board, side, cell, removal, on_board, neighbours, degree, alive_c
 # ``memo`` (int32, MEMO_BLOCKS * n) holds, in blocks of n: per cell, its region's label (-1 on stones
 # and off the board) | per region label, how many distinct black groups touch the region | how many
 # white ones | per cell, its group's label (-1 on empty cells) | per group label, how many regions
-# next to the group touch another group of its colour (the group lives iff that is positive). A
-# label is one of the cells of its region or group when it is made; a group keeps it while it
-# grows, a region while it shrinks (even once that cell holds a stone), so labels stay distinct.
-# Colour c's count block is block c: ``memo[colour * n + region]``.
-REGION, BLACK_GROUPS, WHITE_GROUPS, GROUP, LIFE, MEMO_BLOCKS = 0, 1, 2, 3, 4, 5
+# next to the group touch another group of its colour (the group lives iff that is positive) |
+# per cell, 1 if Black may place there by the local rule (its region touches a black group) | the
+# same for White; then how many cells each may place on. A label is one of the cells of its region
+# or group when it is made; a group keeps it while it grows, a region while it shrinks (even once
+# that cell holds a stone), so labels stay distinct. Colour c's count block is block c
+# (``memo[c * n + region]``) and its placements block ``LIFE + c``.
+REGION, BLACK_GROUPS, WHITE_GROUPS, GROUP, LIFE, MEMO_BLOCKS = 0, 1, 2, 3, 4, 7
 
 
 @njit(cache=True)
-def build_memo(board, on_board, neighbours, degree, memo):
-    """``memo`` for the position on ``board``, found whole (after any turn but the usual one)."""
+def memo_size(n):
+    return MEMO_BLOCKS * n + 2
+
+
+@njit(cache=True)
+def set_placeable(memo, n, cell, region):
+    """Both colours' placement flags of the empty ``cell`` of ``region``, and their counts."""
+    for c in (1, 2):
+        now = memo[c * n + region] > 0
+        memo[MEMO_BLOCKS * n + c - 1] += now - memo[(LIFE + c) * n + cell]
+        memo[(LIFE + c) * n + cell] = now
+
+
+@njit(cache=True)
+def clear_placeable(memo, n, cell):
+    for c in (1, 2):
+        memo[MEMO_BLOCKS * n + c - 1] -= memo[(LIFE + c) * n + cell]
+        memo[(LIFE + c) * n + cell] = 0
+
+
+@njit(cache=True)
+def build_memo(board, labels, count, neighbours, degree, memo):
+    """``memo`` for the position on ``board``, found whole (after any turn but the usual one) from
+    its groups and regions as ``liveness`` labels them."""
     n = board.shape[0]
-    labels, count = label_equal_components(board, on_board, neighbours, degree)
     first = np.full(count, -1, dtype=np.int32)  # each component's label: its first cell
     for i in range(n):
         k = labels[i]
@@ -155,6 +214,9 @@ def build_memo(board, on_board, neighbours, degree, memo):
             g = first[pairs[j]]
             if memo[board[g] * n + first[k]] >= 2:
                 memo[LIFE * n + g] += 1
+    for i in range(n):
+        if memo[REGION * n + i] >= 0:
+            set_placeable(memo, n, i, memo[REGION * n + i])
 
 
 @njit(cache=True)
@@ -244,6 +306,7 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
     one_part &= mover_before >= 2 or friends > 0
     board[p] = mover
     memo[REGION * n + p] = -1
+    clear_placeable(memo, n, p)
     alive_cell[p] = True
     cells = np.empty(n, dtype=np.int32)
     joined_cells = cells
@@ -257,8 +320,8 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
         if memo[LIFE * n + label] <= 0:
             return -1
     else:
-        # the parts of R - p, and the groups next to each (labels before the stone joins any)
-        part_of = np.full(n, -1, dtype=np.int32)
+        # the parts of R - p, and the groups next to each (labels before the stone joins any), in
+        # one flood per part; a flooded cell's region reads -2 until its part is labelled
         stamp = np.full(n, -1, dtype=np.int32)  # per group label: the last list holding it
         lists = np.empty(5 * n + 32, dtype=np.int32)
         part_start = np.zeros(8, dtype=np.int32)  # parts' cells in ``cells``
@@ -268,16 +331,25 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
         parts = 0
         for k in range(6):
             start = ring[k]
-            if start < 0 or board[start] != EMPTY or part_of[start] >= 0:
+            if start < 0 or board[start] != EMPTY or memo[REGION * n + start] != region:
                 continue
             part_start[parts] = total
             list_start[parts] = listed_groups
-            total = flood_equal(board, start, parts, part_of, cells, total, neighbours, degree)
-            for j in range(part_start[parts], total):
-                c = cells[j]
+            memo[REGION * n + start] = -2
+            cells[total] = start
+            head = total
+            total += 1
+            while head < total:
+                c = cells[head]
+                head += 1
                 for d in range(degree[c]):
                     z = neighbours[c, d]
-                    if board[z] != EMPTY and z != p:
+                    if board[z] == EMPTY:
+                        if memo[REGION * n + z] == region:
+                            memo[REGION * n + z] = -2
+                            cells[total] = z
+                            total += 1
+                    elif z != p:
                         g = memo[GROUP * n + z]
                         if stamp[g] != parts:
                             stamp[g] = parts
@@ -306,8 +378,6 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
         label = memo[GROUP * n + p]
         for q in range(parts):  # each part: its label, counts, and the life it gives
             part = cells[part_start[q]]
-            for j in range(part_start[q], part_start[q + 1]):
-                memo[REGION * n + cells[j]] = part
             memo[BLACK_GROUPS * n + part] = 0
             memo[WHITE_GROUPS * n + part] = 0
             tag = 8 + q
@@ -325,6 +395,9 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
                 if stamp[g] == tag:
                     stamp[g] = -1
                     memo[LIFE * n + g] += memo[board[g] * n + part] >= 2
+            for j in range(part_start[q], part_start[q + 1]):
+                memo[REGION * n + cells[j]] = part
+                set_placeable(memo, n, cells[j], part)
         for j in range(distinct, end):  # every group that R touched, and the joined one, lives?
             g = lists[j]
             if is_listed(g, near, friends):
@@ -334,13 +407,8 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
         if memo[LIFE * n + label] <= 0:
             return -1
     relink(board, p, side, memo, links, neighbours, degree, joined_cells, joined)
-    legal = 0
-    for i in range(n):
-        r = memo[REGION * n + i]
-        ok = r >= 0 and memo[enemy * n + r] > 0
-        mask[i] = ok
-        legal += ok
-    return legal
+    mask[:] = memo[(LIFE + enemy) * n:(LIFE + enemy + 1) * n]  # the opponent's placements
+    return memo[MEMO_BLOCKS * n + enemy - 1]
 
 
 @njit(cache=True)
@@ -382,7 +450,7 @@ def join_friends(board, p, friends, count, region, memo, neighbours, degree, cel
             y = neighbours[x, d]
             if board[y] == EMPTY:
                 s = memo[REGION * n + y]
-                if s != region and bit != 0:
+                if s != region and s >= 0 and bit != 0:  # (-2: a part of region being flooded)
                     if bits[s] == 0:
                         touched[n_touched] = s
                         n_touched += 1
@@ -555,9 +623,8 @@ def swap_available(s, pie):
 def refresh(board, mask, alive_cell, links, memo, s, pie, on_board, neighbours, degree):
     """Derived facts and the legal mask of the side to move, from the board and the scalars."""
     n = board.shape[0]
-    all_alive, _ = analyse(board, s[TO_MOVE], on_board, neighbours, degree, alive_cell, links, mask[:n])
+    all_alive, _ = analyse(board, s[TO_MOVE], on_board, neighbours, degree, alive_cell, links, mask[:n], memo)
     s[ALL_ALIVE] = all_alive
-    build_memo(board, on_board, neighbours, degree, memo)
     finish_mask(board, mask, s, pie, on_board, neighbours, degree)
 
 
@@ -638,10 +705,12 @@ def act(board, mask, alive_cell, links, memo, s, action, pie, on_board, neighbou
             s[REMOVAL_ON] = 1
     legal = usual_turn(board, action, side, memo, links, alive_cell, mask[:n], neighbours, degree) if usual else -1
     all_alive = True
-    if legal < 0:  # not the usual turn, or a group died: the whole position
+    if usual and legal < 0:  # a group died: memo knows which, up to the removals
+        all_alive, legal = remove_known_dead(board, side, memo, on_board, neighbours, degree, alive_cell, links,
+                                             mask[:n])
+    elif legal < 0:  # not the usual turn: the whole position
         all_alive, legal = play_stone(board, side, action, s[REMOVAL_ON] == 1, on_board, neighbours, degree,
-                                      alive_cell, links, mask[:n])
-        build_memo(board, on_board, neighbours, degree, memo)
+                                      alive_cell, links, mask[:n], memo)
     s[ALL_ALIVE] = all_alive
     s[FIRST_BLACK + side] = 1
     opponent = 1 - side
@@ -783,7 +852,7 @@ class LifelineState(GameState):
         g = self.game
         self.alive_cell = np.zeros(g.num_cells, dtype=np.bool_)
         self.links = np.zeros(g.num_cells, dtype=np.int8)
-        self.memo = np.zeros(MEMO_BLOCKS * g.num_cells, dtype=np.int32)
+        self.memo = np.zeros(memo_size(g.num_cells), dtype=np.int32)
         refresh(self.board, self.mask, self.alive_cell, self.links, self.memo, self.s, g.pie_index, *g.kernel_args)
 
     def _apply(self, action):
