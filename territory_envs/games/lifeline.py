@@ -262,9 +262,10 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
     enemy = 3 - mover
     region = memo[REGION * n + p]
     mover_before = memo[mover * n + region]
-    ring = np.empty(6, dtype=np.int32)
+    work = np.empty(8 * n + 64, dtype=np.int32)  # every scratch list, in one allocation
+    ring = work[0:6]
     ring_of(p, width, neighbours, degree, ring)
-    near = np.empty(12, dtype=np.int32)  # labels of the groups next to p: the mover's, then the enemy's
+    near = work[6:18]  # labels of the groups next to p: the mover's, then the enemy's
     friends = 0
     enemies = 0
     arcs = 0
@@ -308,7 +309,7 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
     memo[REGION * n + p] = -1
     clear_placeable(memo, n, p)
     alive_cell[p] = True
-    cells = np.empty(n, dtype=np.int32)
+    cells = work[64:64 + n]
     joined_cells = cells
     if one_part:
         mover_after = mover_before - friends + 1  # the joined groups and the stone count once
@@ -322,10 +323,11 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
     else:
         # the parts of R - p, and the groups next to each (labels before the stone joins any), in
         # one flood per part; a flooded cell's region reads -2 until its part is labelled
-        stamp = np.full(n, -1, dtype=np.int32)  # per group label: the last list holding it
-        lists = np.empty(5 * n + 32, dtype=np.int32)
-        part_start = np.zeros(8, dtype=np.int32)  # parts' cells in ``cells``
-        list_start = np.zeros(8, dtype=np.int32)  # their groups in ``lists``
+        stamp = work[64 + n:64 + 2 * n]  # per group label: the last list holding it
+        stamp[:] = -1
+        lists = work[64 + 2 * n:]  # 3 parts' lists, p's neighbours, each group once: < 4n + 24 <= 6n
+        part_start = work[18:26]  # parts' cells in ``cells``
+        list_start = work[26:34]  # their groups in ``lists``
         total = 0
         listed_groups = 0
         parts = 0
@@ -432,12 +434,13 @@ def join_friends(board, p, friends, count, region, memo, neighbours, degree, cel
     life = 0
     for k in range(count):
         life += memo[LIFE * n + friends[k]]
-    seen = np.zeros(n, dtype=np.bool_)
-    bits = np.zeros(n, dtype=np.int32)  # per region label: which joined groups it touches
-    touched = np.empty(n, dtype=np.int32)
+    work = np.zeros(3 * n, dtype=np.int32)
+    seen = work[:n]
+    bits = work[n:2 * n]  # per region label: which joined groups it touches
+    touched = work[2 * n:]
     n_touched = 0
     cells[0] = p
-    seen[p] = True
+    seen[p] = 1
     head, tail = 0, 1
     while head < tail:
         x = cells[head]
@@ -455,8 +458,8 @@ def join_friends(board, p, friends, count, region, memo, neighbours, degree, cel
                         touched[n_touched] = s
                         n_touched += 1
                     bits[s] |= bit
-            elif board[y] == colour and not seen[y]:
-                seen[y] = True
+            elif board[y] == colour and seen[y] == 0:
+                seen[y] = 1
                 cells[tail] = y
                 tail += 1
     for t in range(n_touched):
