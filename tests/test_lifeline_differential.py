@@ -69,8 +69,8 @@ def test_local_rule_agrees_with_exact_simulation_on_large_boards():
 
 def same_memo(kept, whole, board):
     """Two ``memo`` arrays (lifeline.py) describe the same position: the same partition into
-    regions and into groups (labels may differ), the same group counts per region, the same life
-    per group, the same placements per colour."""
+    regions and into groups (labels may differ, but each is a cell of its own region or group),
+    the same group counts per region, the same life per group, the same placements per colour."""
     from territory_envs.games import lifeline as rules
     n = board.size
     for block, counts in ((rules.REGION, (rules.BLACK_GROUPS, rules.WHITE_GROUPS)), (rules.GROUP, (rules.LIFE,))):
@@ -79,6 +79,7 @@ def same_memo(kept, whole, board):
         assert len({x for x, _ in pairs}) == len({y for _, y in pairs}) == len(pairs), "partitions differ"
         for x, y in pairs:
             assert (x < 0) == (y < 0)
+            assert x < 0 or a[x] == x, "a label is a cell of its region or group"
             for c in counts if x >= 0 else ():
                 assert kept[c * n + x] == whole[c * n + y], (block, c)
     placeable = slice((rules.LIFE + 1) * n, None)  # per cell, and the counts
@@ -88,41 +89,39 @@ def same_memo(kept, whole, board):
 
 @pytest.mark.parametrize("side,games", [(4, 40), (5, 30), (6, 20), (9, 6)])
 def test_usual_turn_keeps_the_facts_of_the_position_analysed_whole(side, games):
-    """At every usual turn of seeded random games the incremental turn (``usual_turn``) either
-    keeps every derived fact equal to those of the position analysed whole (memo, links, living
-    stones, the opponent's placements) or hands over because a group died, which the whole turn
-    must confirm; and it hands over for no other reason."""
+    """At every usual turn of seeded random games the incremental turn (``usual_turn``) removes the
+    stones that the whole turn (``play_stone``: place, settle, analyse) removes, and keeps every
+    derived fact equal to those of the position analysed whole (memo, links, living stones, the
+    opponent's placements, whether every group lives), captures included."""
     from territory_envs.games import lifeline as rules
     game = make_game("lifeline", board_size=side)
     geo = game.geometry
     n = geo.num_cells
     rng = np.random.default_rng(side)
-    kept = handed = 0
+    turns = captures = 0
     for _ in range(games):
         state = game.new_state()
         while not state.is_terminal():
             action = int(rng.choice(state.legal_actions()))
             usual = (action < n and state.pending < 0 and state.removal_on and state.all_alive
                      and all(state.first_turn_done))
-            if usual:
-                board, memo = state.board.copy(), state.memo.copy()
-                links, alive, mask = state.links.copy(), state.alive_cell.copy(), np.zeros(n, np.int8)
-                legal = rules.usual_turn(board, action, state.to_move, memo, links, alive, mask, geo.neighbours,
-                                         geo.degree)
-            before = state.board.copy()
-            state.apply(action)
             if not usual:
+                state.apply(action)
                 continue
-            whole = state.game.state_from_dict(state.to_dict())
-            assert same_memo(state.memo, whole.memo, state.board)
-            died = ((before > 0) & (state.board == 0)).any()
-            if legal < 0:
-                assert died, "handed over with no group dead"
-                handed += 1
-                continue
-            assert not died
-            kept += 1
-            assert (board == state.board).all() and same_memo(memo, whole.memo, board)
-            assert (links == whole.links).all() and (alive == whole.alive_cell).all()
-            assert (mask == whole.mask[:n]).all() and legal == whole.mask[:n].sum()
-    assert kept > 4 * handed > 0
+            board, memo = state.board.copy(), state.memo.copy()
+            links, alive, mask = state.links.copy(), state.alive_cell.copy(), np.zeros(n, np.int8)
+            legal, all_alive = rules.usual_turn(board, action, state.to_move, memo, links, alive, mask,
+                                                geo.neighbours, geo.degree)
+            whole_board = state.board.copy()
+            w_alive, w_links, w_mask = np.zeros(n, bool), np.zeros(n, np.int8), np.zeros(n, np.int8)
+            w_memo = np.zeros_like(memo)
+            w_all_alive, w_legal = rules.play_stone(whole_board, state.to_move, action, True, geo.on_board,
+                                                    geo.neighbours, geo.degree, w_alive, w_links, w_mask, w_memo)
+            captures += ((state.board > 0) & (whole_board == 0)).any()
+            assert (board == whole_board).all(), "removals differ"
+            assert same_memo(memo, w_memo, board)
+            assert (links == w_links).all() and (alive == w_alive).all()
+            assert (mask == w_mask).all() and legal == w_legal == w_mask.sum() and all_alive == w_all_alive
+            turns += 1
+            state.apply(action)
+    assert turns > 10 * captures > 0

@@ -26,10 +26,11 @@ on, positions holding dead groups) the mask is computed by simulating each candi
 the differential tests check both against the reference engine.
 
 Play is incremental in the usual turn (removal on, one stone, every group alive before it): the
-regions, groups, the number of each colour's groups next to each region and the life of each
-group are kept from move to move (``memo``), and a stone changes only its own region and the
-groups it joins (:func:`usual_turn`). When a group dies, or in any other turn, the position is
-settled and analysed whole (:func:`build_memo`); the tests compare both ways at every usual turn.
+regions, groups, the number of each colour's groups next to each region, the life of each group
+and each colour's placements are kept from move to move (``memo``). A stone changes only its own
+region and the groups it joins (:func:`usual_turn`); a removed group's cells merge with the
+regions next to them (:func:`remove_dead_groups`). Any other turn is settled and analysed whole
+(:func:`build_memo`); the tests compare both ways at every usual turn.
 """
 from __future__ import annotations
 
@@ -109,38 +110,6 @@ def play_stone(board, side, cell, removal, on_board, neighbours, degree, alive_c
     if removal:
         labels, count, alive, reach = settle(board, side, on_board, neighbours, degree, links)
     else:
-        labels, count, alive, reach = liveness(board, on_board, neighbours, degree, links)
-    build_memo(board, labels, count, neighbours, degree, memo)
-    return describe(board, 1 - side, labels, alive, reach, on_board, alive_cell, mask)
-
-
-@njit(cache=True)
-def remove_known_dead(board, side, memo, on_board, neighbours, degree, alive_cell, links, mask):
-    """The removals of a usual turn in which :func:`usual_turn` found a group dead, its ``memo``
-    exact for the board with the stone: the enemy's groups of no life go, then (the freed cells may
-    revive some) the friendly groups dead on the board that is left. Then the whole position, as
-    :func:`play_stone` leaves it; returns ``describe``'s result."""
-    n = board.shape[0]
-    mover = side + 1
-    enemy = 3 - mover
-    removed = False
-    for i in range(n):
-        if board[i] == enemy and memo[LIFE * n + memo[GROUP * n + i]] <= 0:
-            board[i] = EMPTY
-            removed = True
-    if removed:  # friendly lives may have changed: judge them on the new board
-        labels, count, alive, reach = liveness(board, on_board, neighbours, degree, links)
-        removed = False
-        for i in range(n):
-            if board[i] == mover and not alive[labels[i]]:
-                board[i] = EMPTY
-                removed = True
-        if removed:
-            labels, count, alive, reach = liveness(board, on_board, neighbours, degree, links)
-    else:
-        for i in range(n):
-            if board[i] == mover and memo[LIFE * n + memo[GROUP * n + i]] <= 0:
-                board[i] = EMPTY
         labels, count, alive, reach = liveness(board, on_board, neighbours, degree, links)
     build_memo(board, labels, count, neighbours, degree, memo)
     return describe(board, 1 - side, labels, alive, reach, on_board, alive_cell, mask)
@@ -246,8 +215,8 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
     """The usual turn, incrementally: ``side`` places on ``p`` with removal on, a single stone and
     every group alive before it. Brings ``memo``, ``links``, ``alive_cell`` and the opponent's
     placements (``mask`` over the cells) up to date, touching only p's region R and the groups the
-    stone joins. Returns the number of the opponent's legal cells, or -1 if a group dies: the stone
-    is then on the board, the rest is stale, and the caller settles the position whole.
+    stone joins, and the regions that removed groups free (:func:`remove_dead_groups`). Returns the
+    number of the opponent's legal cells by the local rule and whether every group lives.
 
     Only R changes among the regions: it loses p and may split into parts. If p's empty neighbours
     form one arc round it and every enemy group next to p still touches that arc, R - p is one
@@ -311,15 +280,17 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
     alive_cell[p] = True
     cells = work[64:64 + n]
     joined_cells = cells
+    dead = False
     if one_part:
+        if region == p:  # R's label was p's cell: R - p takes one of its own cells
+            region = relabel_region(board, p, ring, region, memo, neighbours, degree, cells)
         mover_after = mover_before - friends + 1  # the joined groups and the stone count once
         memo[mover * n + region] = mover_after
         joined = join_friends(board, p, near, friends, region, memo, neighbours, degree, cells)
         label = memo[GROUP * n + p]
         # R - p gives the joined group life as R gave each part of it
         memo[LIFE * n + label] += (mover_after >= 2) - friends * (mover_before >= 2)
-        if memo[LIFE * n + label] <= 0:
-            return -1
+        dead = memo[LIFE * n + label] <= 0
     else:
         # the parts of R - p, and the groups next to each (labels before the stone joins any), in
         # one flood per part; a flooded cell's region reads -2 until its part is labelled
@@ -337,26 +308,8 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
                 continue
             part_start[parts] = total
             list_start[parts] = listed_groups
-            memo[REGION * n + start] = -2
-            cells[total] = start
-            head = total
-            total += 1
-            while head < total:
-                c = cells[head]
-                head += 1
-                for d in range(degree[c]):
-                    z = neighbours[c, d]
-                    if board[z] == EMPTY:
-                        if memo[REGION * n + z] == region:
-                            memo[REGION * n + z] = -2
-                            cells[total] = z
-                            total += 1
-                    elif z != p:
-                        g = memo[GROUP * n + z]
-                        if stamp[g] != parts:
-                            stamp[g] = parts
-                            lists[listed_groups] = g
-                            listed_groups += 1
+            total, listed_groups = flood_region(board, start, region, memo, cells, total, stamp, parts, lists,
+                                                listed_groups, neighbours, degree)  # (p has no label yet)
             parts += 1
         part_start[parts] = total
         list_start[parts] = listed_groups
@@ -400,17 +353,186 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
             for j in range(part_start[q], part_start[q + 1]):
                 memo[REGION * n + cells[j]] = part
                 set_placeable(memo, n, cells[j], part)
-        for j in range(distinct, end):  # every group that R touched, and the joined one, lives?
-            g = lists[j]
-            if is_listed(g, near, friends):
-                g = label
-            if memo[LIFE * n + g] <= 0:
-                return -1
-        if memo[LIFE * n + label] <= 0:
-            return -1
-    relink(board, p, side, memo, links, neighbours, degree, joined_cells, joined)
+        dead = memo[LIFE * n + label] <= 0
+        for j in range(distinct, end):  # every group that R touched lives?
+            dead |= memo[LIFE * n + lists[j]] <= 0 and not is_listed(lists[j], near, friends)
+    relink(board, p, memo, links, neighbours, degree, joined_cells, joined)
+    all_alive = True
+    if dead:
+        all_alive = remove_dead_groups(board, side, memo, links, alive_cell, neighbours, degree)
     mask[:] = memo[(LIFE + enemy) * n:(LIFE + enemy + 1) * n]  # the opponent's placements
-    return memo[MEMO_BLOCKS * n + enemy - 1]
+    return memo[MEMO_BLOCKS * n + enemy - 1], all_alive
+
+
+@njit(cache=True)
+def relabel_region(board, p, ring, region, memo, neighbours, degree, queue):
+    """Give R - p (one region) the label of one of its cells, an empty neighbour of ``p``, with R's
+    counts (its cells are found by their old label); returns the new label."""
+    n = board.shape[0]
+    label = -1
+    for k in range(6):
+        if ring[k] >= 0 and board[ring[k]] == EMPTY:
+            label = ring[k]
+            break
+    memo[REGION * n + label] = label
+    queue[0] = label
+    head, tail = 0, 1
+    while head < tail:
+        x = queue[head]
+        head += 1
+        for d in range(degree[x]):
+            y = neighbours[x, d]
+            if board[y] == EMPTY and memo[REGION * n + y] == region:
+                memo[REGION * n + y] = label
+                queue[tail] = y
+                tail += 1
+    for c in (1, 2):
+        memo[c * n + label] = memo[c * n + region]
+    return label
+
+
+@njit(cache=True)
+def remove_dead_groups(board, side, memo, links, alive_cell, neighbours, degree):
+    """The removals of a usual turn in which a group died, from ``memo`` exact for the board with
+    the stone: the enemy's groups with no life go, then the mover's that have none on the board
+    left (removing enemies only merges regions, which kills no friend). Freed cells merge with the
+    regions next to them (:func:`free_cells`). Returns
+    whether every group lives afterwards (``alive_cell`` brought up to date)."""
+    n = board.shape[0]
+    mover = side + 1
+    work = np.empty(4 * n, dtype=np.int32)
+    for colour in (3 - mover, mover):
+        freed = 0
+        for i in range(n):
+            if board[i] == colour and memo[LIFE * n + memo[GROUP * n + i]] <= 0:
+                work[freed] = i
+                freed += 1
+        if freed > 0:
+            free_cells(board, work, freed, memo, links, neighbours, degree)
+    all_alive = True
+    for i in range(n):
+        alive_cell[i] = board[i] != EMPTY and memo[LIFE * n + memo[GROUP * n + i]] > 0
+        all_alive &= board[i] == EMPTY or alive_cell[i]
+    return all_alive
+
+
+@njit(cache=True)
+def free_cells(board, work, freed, memo, links, neighbours, degree):
+    """Empty the stones ``work[:freed]`` (whole groups). Each connected set of freed cells makes one
+    new region with every region next to it, labelled by its first cell: each absorbed region's
+    gift of life ends (its groups found by a flood of it), and the new region's counts and gifts
+    are made, and the freed cells' links. ``work`` holds ``4 * n`` entries."""
+    n = board.shape[0]
+    queue = work[n:2 * n]
+    stamp = work[2 * n:3 * n]  # per group label: the region (or n + the new one) that listed it last
+    groups = work[3 * n:]
+    stamp[:] = -1
+    for j in range(freed):
+        c = work[j]
+        board[c] = EMPTY
+        memo[GROUP * n + c] = -1
+        memo[REGION * n + c] = -3  # freed, in no region yet
+    tail = 0
+    for j in range(freed):
+        if memo[REGION * n + work[j]] != -3:
+            continue
+        first = tail  # a new region: the freed cells joined to this one, and the regions they touch
+        memo[REGION * n + work[j]] = -2
+        queue[tail] = work[j]
+        tail += 1
+        head = first
+        while head < tail:
+            x = queue[head]
+            head += 1
+            for d in range(degree[x]):
+                y = neighbours[x, d]
+                s = memo[REGION * n + y]
+                if board[y] != EMPTY or s == -2:
+                    continue
+                if s == -3:
+                    memo[REGION * n + y] = -2
+                    queue[tail] = y
+                    tail += 1
+                    continue
+                # absorb region s whole: its gift of life ends
+                tail, listed_groups = flood_region(board, y, s, memo, queue, tail, stamp, s, groups, 0, neighbours,
+                                                   degree)
+                for t in range(listed_groups):
+                    g = groups[t]
+                    memo[LIFE * n + g] -= memo[board[g] * n + s] >= 2
+        label = queue[first]
+        memo[BLACK_GROUPS * n + label] = 0
+        memo[WHITE_GROUPS * n + label] = 0
+        listed_groups = 0
+        for j2 in range(first, tail):
+            c = queue[j2]
+            memo[REGION * n + c] = label
+            for d in range(degree[c]):
+                z = neighbours[c, d]
+                if board[z] != EMPTY:
+                    g = memo[GROUP * n + z]
+                    if stamp[g] != n + label:
+                        stamp[g] = n + label
+                        groups[listed_groups] = g
+                        listed_groups += 1
+                        memo[board[g] * n + label] += 1
+        for t in range(listed_groups):
+            g = groups[t]
+            memo[LIFE * n + g] += memo[board[g] * n + label] >= 2
+        for j2 in range(first, tail):
+            set_placeable(memo, n, queue[j2], label)
+    # the freed cells' links; their empty neighbours keep theirs: an empty cell next to a dead
+    # group and another group of its colour would give it life
+    for j in range(freed):
+        link_cell(board, work[j], memo, links, neighbours, degree)
+
+
+@njit(cache=True)
+def flood_region(board, start, region, memo, cells, tail, stamp, tag, groups, listed, neighbours, degree):
+    """The cells of ``region`` (by their label in ``memo``) joined to ``start``: marked -2 there and
+    appended to ``cells`` from ``tail``, with the groups next to them not yet stamped ``tag``
+    appended to ``groups`` from ``listed`` (a stone with no label yet is passed over). Returns
+    the new ``(tail, listed)``."""
+    n = board.shape[0]
+    memo[REGION * n + start] = -2
+    cells[tail] = start
+    head = tail
+    tail += 1
+    while head < tail:
+        c = cells[head]
+        head += 1
+        for d in range(degree[c]):
+            z = neighbours[c, d]
+            if board[z] == EMPTY:
+                if memo[REGION * n + z] == region:
+                    memo[REGION * n + z] = -2
+                    cells[tail] = z
+                    tail += 1
+            else:
+                g = memo[GROUP * n + z]
+                if g >= 0 and stamp[g] != tag:
+                    stamp[g] = tag
+                    groups[listed] = g
+                    listed += 1
+    return tail, listed
+
+
+@njit(cache=True)
+def link_cell(board, y, memo, links, neighbours, degree):
+    """``links[y]`` of the empty cell ``y`` afresh, both colours."""
+    n = board.shape[0]
+    bits = 0
+    for colour in (1, 2):
+        first = -1
+        for e in range(degree[y]):
+            z = neighbours[y, e]
+            if board[z] == colour:
+                g = memo[GROUP * n + z]
+                if first == -1:
+                    first = g
+                elif g != first:
+                    bits |= colour
+    links[y] = bits
 
 
 @njit(cache=True)
@@ -478,30 +600,16 @@ def join_friends(board, p, friends, count, region, memo, neighbours, degree, cel
 
 
 @njit(cache=True)
-def relink(board, p, side, memo, links, neighbours, degree, cells, joined):
-    """``links`` (bit ``side``: two or more of the mover's groups next to an empty cell) after the
-    stone on ``p``: it changes only next to p and, when groups joined, next to the ``joined``
-    stones of ``cells``."""
-    n = board.shape[0]
-    mover = side + 1
+def relink(board, p, memo, links, neighbours, degree, cells, joined):
+    """``links`` after the stone on ``p``: they change only next to p and, when groups joined,
+    next to the ``joined`` stones of ``cells``."""
     links[p] = 0  # a stone's cell has none
     for j in range(-1, joined):
         x = p if j < 0 else cells[j]
         for d in range(degree[x]):
             y = neighbours[x, d]
-            if board[y] != EMPTY:
-                continue
-            first = -1
-            many = False
-            for e in range(degree[y]):
-                z = neighbours[y, e]
-                if board[z] == mover:
-                    g = memo[GROUP * n + z]
-                    if first == -1:
-                        first = g
-                    elif g != first:
-                        many = True
-            links[y] = (links[y] & ~(1 << side)) | (many << side)
+            if board[y] == EMPTY:
+                link_cell(board, y, memo, links, neighbours, degree)
 
 
 @njit(cache=True)
@@ -706,12 +814,9 @@ def act(board, mask, alive_cell, links, memo, s, action, pie, on_board, neighbou
             stones += board[i] != EMPTY
         if stones >= 3:  # the fourth stone: removal starts and stays on
             s[REMOVAL_ON] = 1
-    legal = usual_turn(board, action, side, memo, links, alive_cell, mask[:n], neighbours, degree) if usual else -1
-    all_alive = True
-    if usual and legal < 0:  # a group died: memo knows which, up to the removals
-        all_alive, legal = remove_known_dead(board, side, memo, on_board, neighbours, degree, alive_cell, links,
-                                             mask[:n])
-    elif legal < 0:  # not the usual turn: the whole position
+    if usual:
+        legal, all_alive = usual_turn(board, action, side, memo, links, alive_cell, mask[:n], neighbours, degree)
+    else:  # the whole position
         all_alive, legal = play_stone(board, side, action, s[REMOVAL_ON] == 1, on_board, neighbours, degree,
                                       alive_cell, links, mask[:n], memo)
     s[ALL_ALIVE] = all_alive
