@@ -80,6 +80,37 @@ def flood_equal(values, start, label, labels, cells, tail, neighbours, degree):
 
 
 @njit(cache=True)
+def flood_listing(board, start, old, new, region_of, group_of, cells, tail, stamp, tag, groups, listed, neighbours,
+                  degree):
+    """Flood a region and list its groups in the same pass: the empty cells joined to ``start``
+    whose ``region_of`` reads ``old`` get ``new`` there and are appended to ``cells`` from
+    ``tail``; the groups next to them (``group_of`` of their stones; -1 is passed over) not yet
+    stamped ``tag`` in ``stamp`` are stamped and appended to ``groups`` from ``listed``. Returns
+    the new ``(tail, listed)``. (Asli's structure, Lifeline's kept regions.)"""
+    region_of[start] = new
+    cells[tail] = start
+    head = tail
+    tail += 1
+    while head < tail:
+        cell = cells[head]
+        head += 1
+        for d in range(degree[cell]):
+            nb = neighbours[cell, d]
+            if board[nb] == EMPTY:
+                if region_of[nb] == old:
+                    region_of[nb] = new
+                    cells[tail] = nb
+                    tail += 1
+            else:
+                g = group_of[nb]
+                if g >= 0 and stamp[g] != tag:
+                    stamp[g] = tag
+                    groups[listed] = g
+                    listed += 1
+    return tail, listed
+
+
+@njit(cache=True)
 def label_equal_components(values, active, neighbours, degree):
     """Components of active cells where neighbours are joined only if their ``values`` are equal.
 

@@ -50,7 +50,7 @@ from numba import njit, prange
 from ..core.batch import after_action
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
-from ..core.kernels import (EMPTY, MANY, adjacent, flood_equal, hash_contains, hash_insert, hash_rehash,
+from ..core.kernels import (EMPTY, MANY, adjacent, flood_equal, flood_listing, hash_contains, hash_insert, hash_rehash,
                              has_sharing_partner, is_listed, liveness, lowlink_arrays, lowlink_component, percent,
                              random_set_index, region_colours, regions_next_to, winner_player)
 from ..core.options import check_int
@@ -229,25 +229,9 @@ def asli_structure(board, on_board, neighbours, degree):
         r = n_regions
         region_offsets[r] = tail
         pair_start[r] = m
-        # flood_equal's flood, listing the groups next to r on the way (each once)
-        labels[start] = r
-        region_cells[tail] = start
-        head = tail
-        tail += 1
-        while head < tail:
-            cell = region_cells[head]
-            head += 1
-            for d in range(degree[cell]):
-                nb = neighbours[cell, d]
-                if board[nb] == EMPTY:
-                    if labels[nb] < 0:
-                        labels[nb] = r
-                        region_cells[tail] = nb
-                        tail += 1
-                elif stamp[labels[nb]] != r:
-                    stamp[labels[nb]] = r
-                    pair_group[m] = labels[nb]
-                    m += 1
+        # the region's points, and the groups next to it (each once), in one flood
+        tail, m = flood_listing(board, start, -1, r, labels, labels, region_cells, tail, stamp, r, pair_group, m,
+                                neighbours, degree)
         for j in range(pair_start[r], m):
             per_colour[r, colour[pair_group[j]] - 1] += 1
         n_regions += 1

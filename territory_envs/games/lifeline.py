@@ -40,7 +40,7 @@ from numba import njit, prange
 from ..core.batch import after_action
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import hexhex
-from ..core.kernels import (EMPTY, adjacent, has_sharing_partner, is_listed, liveness,
+from ..core.kernels import (EMPTY, adjacent, flood_listing, has_sharing_partner, is_listed, liveness,
                              random_set_index, region_group_adjacency, regions_next_to, winner_player)
 from ..core.options import check_choice, check_int, check_number
 
@@ -122,8 +122,9 @@ def play_stone(board, side, cell, removal, on_board, neighbours, degree, alive_c
 # next to the group touch another group of its colour (the group lives iff that is positive) |
 # per cell, 1 if Black may place there by the local rule (its region touches a black group) | the
 # same for White; then how many cells each may place on. A label is one of the cells of its region
-# or group when it is made; a group keeps it while it grows, a region while it shrinks (even once
-# that cell holds a stone), so labels stay distinct. Colour c's count block is block c
+# or group: a group keeps it while it grows, a region while it shrinks, and a region whose label
+# cell takes a stone is given another (``relabel_region``), so labels stay distinct. Colour c's
+# count block is block c
 # (``memo[c * n + region]``) and its placements block ``LIFE + c``.
 REGION, BLACK_GROUPS, WHITE_GROUPS, GROUP, LIFE, MEMO_BLOCKS = 0, 1, 2, 3, 4, 7
 
@@ -296,6 +297,8 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
         # one flood per part; a flooded cell's region reads -2 until its part is labelled
         stamp = work[64 + n:64 + 2 * n]  # per group label: the last list holding it
         stamp[:] = -1
+        regions = memo[REGION * n:(REGION + 1) * n]
+        groups = memo[GROUP * n:(GROUP + 1) * n]
         lists = work[64 + 2 * n:]  # 3 parts' lists, p's neighbours, each group once: < 4n + 24 <= 6n
         part_start = work[18:26]  # parts' cells in ``cells``
         list_start = work[26:34]  # their groups in ``lists``
@@ -308,8 +311,8 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
                 continue
             part_start[parts] = total
             list_start[parts] = listed_groups
-            total, listed_groups = flood_region(board, start, region, memo, cells, total, stamp, parts, lists,
-                                                listed_groups, neighbours, degree)  # (p has no label yet)
+            total, listed_groups = flood_listing(board, start, region, -2, regions, groups, cells, total, stamp, parts,
+                                                 lists, listed_groups, neighbours, degree)  # (p has no label yet)
             parts += 1
         part_start[parts] = total
         list_start[parts] = listed_groups
@@ -327,29 +330,23 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
                 stamp[g] = 7
                 lists[end] = g
                 end += 1
-                memo[LIFE * n + g] -= memo[board[g] * n + region] >= 2
+        gifts(board, memo, region, lists, distinct, end, -1)
         joined_cells = cells[total:]
         joined = join_friends(board, p, near, friends, region, memo, neighbours, degree, joined_cells)
         label = memo[GROUP * n + p]
-        for q in range(parts):  # each part: its label, counts, and the life it gives
+        for q in range(parts):  # each part: its label, and its groups (the joined ones as one), counts, gifts
             part = cells[part_start[q]]
-            memo[BLACK_GROUPS * n + part] = 0
-            memo[WHITE_GROUPS * n + part] = 0
             tag = 8 + q
-            for j in range(list_start[q], list_start[q + 1] + 1):
-                g = lists[j] if j <= list_start[q + 1] - 1 else label
-                if is_listed(g, near, friends):
-                    g = label
+            stamp[label] = tag  # every part touches the stone
+            lists[end] = label
+            count = end + 1
+            for j in range(list_start[q], list_start[q + 1]):
+                g = label if is_listed(lists[j], near, friends) else lists[j]
                 if stamp[g] != tag:
                     stamp[g] = tag
-                    memo[board[g] * n + part] += 1
-            for j in range(list_start[q], list_start[q + 1] + 1):
-                g = lists[j] if j <= list_start[q + 1] - 1 else label
-                if is_listed(g, near, friends):
-                    g = label
-                if stamp[g] == tag:
-                    stamp[g] = -1
-                    memo[LIFE * n + g] += memo[board[g] * n + part] >= 2
+                    lists[count] = g
+                    count += 1
+            endow_region(board, memo, part, lists, end, count)
             for j in range(part_start[q], part_start[q + 1]):
                 memo[REGION * n + cells[j]] = part
                 set_placeable(memo, n, cells[j], part)
@@ -374,18 +371,9 @@ def relabel_region(board, p, ring, region, memo, neighbours, degree, queue):
         if ring[k] >= 0 and board[ring[k]] == EMPTY:
             label = ring[k]
             break
-    memo[REGION * n + label] = label
-    queue[0] = label
-    head, tail = 0, 1
-    while head < tail:
-        x = queue[head]
-        head += 1
-        for d in range(degree[x]):
-            y = neighbours[x, d]
-            if board[y] == EMPTY and memo[REGION * n + y] == region:
-                memo[REGION * n + y] = label
-                queue[tail] = y
-                tail += 1
+    regions = memo[REGION * n:(REGION + 1) * n]
+    # no groups wanted: read through ``regions``, every stone is -1, so none is listed
+    flood_listing(board, label, region, label, regions, regions, queue, 0, queue, 0, queue, 0, neighbours, degree)
     for c in (1, 2):
         memo[c * n + label] = memo[c * n + region]
     return label
@@ -396,8 +384,8 @@ def remove_dead_groups(board, side, memo, links, alive_cell, neighbours, degree)
     """The removals of a usual turn in which a group died, from ``memo`` exact for the board with
     the stone: the enemy's groups with no life go, then the mover's that have none on the board
     left (removing enemies only merges regions, which kills no friend). Freed cells merge with the
-    regions next to them (:func:`free_cells`). Returns
-    whether every group lives afterwards (``alive_cell`` brought up to date)."""
+    regions next to them (:func:`free_cells`). Returns whether every group lives afterwards
+    (``alive_cell`` brought up to date)."""
     n = board.shape[0]
     mover = side + 1
     work = np.empty(4 * n, dtype=np.int32)
@@ -455,14 +443,11 @@ def free_cells(board, work, freed, memo, links, neighbours, degree):
                     tail += 1
                     continue
                 # absorb region s whole: its gift of life ends
-                tail, listed_groups = flood_region(board, y, s, memo, queue, tail, stamp, s, groups, 0, neighbours,
-                                                   degree)
-                for t in range(listed_groups):
-                    g = groups[t]
-                    memo[LIFE * n + g] -= memo[board[g] * n + s] >= 2
+                tail, listed_groups = flood_listing(board, y, s, -2, memo[REGION * n:(REGION + 1) * n],
+                                                    memo[GROUP * n:(GROUP + 1) * n], queue, tail, stamp, s, groups, 0,
+                                                    neighbours, degree)
+                gifts(board, memo, s, groups, 0, listed_groups, -1)
         label = queue[first]
-        memo[BLACK_GROUPS * n + label] = 0
-        memo[WHITE_GROUPS * n + label] = 0
         listed_groups = 0
         for j2 in range(first, tail):
             c = queue[j2]
@@ -475,10 +460,7 @@ def free_cells(board, work, freed, memo, links, neighbours, degree):
                         stamp[g] = n + label
                         groups[listed_groups] = g
                         listed_groups += 1
-                        memo[board[g] * n + label] += 1
-        for t in range(listed_groups):
-            g = groups[t]
-            memo[LIFE * n + g] += memo[board[g] * n + label] >= 2
+        endow_region(board, memo, label, groups, 0, listed_groups)
         for j2 in range(first, tail):
             set_placeable(memo, n, queue[j2], label)
     # the freed cells' links; their empty neighbours keep theirs: an empty cell next to a dead
@@ -488,33 +470,25 @@ def free_cells(board, work, freed, memo, links, neighbours, degree):
 
 
 @njit(cache=True)
-def flood_region(board, start, region, memo, cells, tail, stamp, tag, groups, listed, neighbours, degree):
-    """The cells of ``region`` (by their label in ``memo``) joined to ``start``: marked -2 there and
-    appended to ``cells`` from ``tail``, with the groups next to them not yet stamped ``tag``
-    appended to ``groups`` from ``listed`` (a stone with no label yet is passed over). Returns
-    the new ``(tail, listed)``."""
+def gifts(board, memo, region, groups, start, stop, sign):
+    """Add ``sign`` (1 or -1) to the life of each of ``groups[start:stop]`` (distinct labels) to
+    which ``region`` gives life (it touches two or more groups of that colour)."""
     n = board.shape[0]
-    memo[REGION * n + start] = -2
-    cells[tail] = start
-    head = tail
-    tail += 1
-    while head < tail:
-        c = cells[head]
-        head += 1
-        for d in range(degree[c]):
-            z = neighbours[c, d]
-            if board[z] == EMPTY:
-                if memo[REGION * n + z] == region:
-                    memo[REGION * n + z] = -2
-                    cells[tail] = z
-                    tail += 1
-            else:
-                g = memo[GROUP * n + z]
-                if g >= 0 and stamp[g] != tag:
-                    stamp[g] = tag
-                    groups[listed] = g
-                    listed += 1
-    return tail, listed
+    for t in range(start, stop):
+        g = groups[t]
+        memo[LIFE * n + g] += sign * (memo[board[g] * n + region] >= 2)
+
+
+@njit(cache=True)
+def endow_region(board, memo, region, groups, start, stop):
+    """A new ``region`` touching the distinct groups ``groups[start:stop]``: its counts per colour,
+    and its gift of life to each of them."""
+    n = board.shape[0]
+    memo[BLACK_GROUPS * n + region] = 0
+    memo[WHITE_GROUPS * n + region] = 0
+    for t in range(start, stop):
+        memo[board[groups[t]] * n + region] += 1
+    gifts(board, memo, region, groups, start, stop, 1)
 
 
 @njit(cache=True)
