@@ -125,3 +125,44 @@ def test_usual_turn_keeps_the_facts_of_the_position_analysed_whole(side, games):
             turns += 1
             state.apply(action)
     assert turns > 10 * captures > 0
+
+
+@pytest.mark.parametrize("budget", [6, 32, 10_000])
+def test_arcs_rejoin_tells_a_region_that_splits_from_one_that_closes_round_a_stone(budget):
+    """``arcs_rejoin`` at every empty cell p whose empty neighbours form two or three arcs, in
+    positions of seeded random games: True only if R - p is one region (any budget), and with room
+    enough, exactly when it is; the labels it borrows are given back."""
+    from territory_envs.core.kernels import label_regions
+    from territory_envs.games import lifeline as rules
+    game = make_game("lifeline", board_size=5)
+    geo = game.geometry
+    n = geo.num_cells
+    rng = np.random.default_rng(budget)
+    ring = np.empty(6, np.int32)
+    work = np.empty(3 * (budget + 12) + 9, np.int32)
+    verdicts = {True: 0, False: 0}
+    for _ in range(12):
+        state = game.new_state()
+        while not state.is_terminal():
+            if state.pending < 0 and all(state.first_turn_done):
+                board, memo = state.board, state.memo.copy()
+                for p in np.flatnonzero((board == 0) & geo.on_board):
+                    rules.ring_of(p, geo.width, geo.neighbours, geo.degree, ring)
+                    empty = [x >= 0 and board[x] == 0 for x in ring]
+                    arcs = sum(empty[k] and not empty[k - 1] for k in range(6))
+                    if arcs < 2:
+                        continue
+                    before = memo.copy()
+                    joined = rules.arcs_rejoin(board, p, ring, memo[p], memo, geo.neighbours, geo.degree, work,
+                                               budget)
+                    assert (memo == before).all()
+                    filled = board.copy()
+                    filled[p] = 1
+                    labels, _ = label_regions(filled, geo.on_board, geo.neighbours, geo.degree)
+                    one_region = len({labels[x] for x in ring if x >= 0 and board[x] == 0}) == 1
+                    assert one_region or not joined
+                    if budget > n:
+                        assert joined == one_region
+                    verdicts[joined] += 1
+            state.apply(int(rng.choice(state.legal_actions())))
+    assert min(verdicts.values()) > 20, verdicts

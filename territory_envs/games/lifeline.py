@@ -40,7 +40,7 @@ from numba import njit, prange
 from ..core.batch import after_action
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import hexhex
-from ..core.kernels import (EMPTY, adjacent, flood_listing, has_sharing_partner, is_listed, liveness,
+from ..core.kernels import (EMPTY, adjacent, find_root, flood_listing, has_sharing_partner, is_listed, liveness,
                              random_set_index, region_group_adjacency, regions_next_to, winner_player)
 from ..core.options import check_choice, check_int, check_number
 
@@ -220,9 +220,10 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
     number of the opponent's legal cells by the local rule and whether every group lives.
 
     Only R changes among the regions: it loses p and may split into parts. If p's empty neighbours
-    form one arc round it and every enemy group next to p still touches that arc, R - p is one
-    region next to the same enemy groups and only the mover's count changes: no flood (unless it
-    rises to 2, when R gives life to the one friendly group it touched, which a flood finds). Otherwise
+    form one arc round it, or several arcs that a short search finds joined (:func:`arcs_rejoin`),
+    and every enemy group next to p still touches an arc, R - p is one region next to the same
+    enemy groups and only the mover's count changes: no flood (unless it rises to 2, when R gives
+    life to the one friendly group it touched, which a flood finds). Otherwise
     the parts are flooded: R's gift of life to the groups next to it ends, and each part gives its
     own. A stone joining two or more friendly groups also changes the other regions next to them,
     which now count them as one (:func:`join_friends`)."""
@@ -260,7 +261,7 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
             if not is_listed(g, near[6:], enemies):
                 near[6 + enemies] = g
                 enemies += 1
-    for k in range(6):  # an enemy group touches the arc if one of its stones next to p does
+    for k in range(6):  # an enemy group touches an arc if one of its stones next to p does
         x = ring[k]
         if x >= 0 and board[x] == enemy:
             touches = False
@@ -271,10 +272,12 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
                         z = ring[(e + step) % 6]
                         touches |= z >= 0 and board[z] == EMPTY
             one_part &= touches
-    one_part &= max(arcs, empties > 0) == 1
     # and the count of the mover's groups next to R stays on the same side of 2 for every group
     # but the stone's (it rises from 1 to 2 when a lone stone joins R's only friend: a flood finds it)
     one_part &= mover_before >= 2 or friends > 0
+    one_part &= empties > 0  # (no empty neighbour: R is p alone and goes)
+    if one_part and arcs > 1:  # several arcs: R - p is still one region if they meet round p's neighbours
+        one_part = arcs_rejoin(board, p, ring, region, memo, neighbours, degree, work[64 + n:], REJOIN_BUDGET)
     board[p] = mover
     memo[REGION * n + p] = -1
     clear_placeable(memo, n, p)
@@ -359,6 +362,96 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
         all_alive = remove_dead_groups(board, side, memo, links, alive_cell, neighbours, degree)
     mask[:] = memo[(LIFE + enemy) * n:(LIFE + enemy + 1) * n]  # the opponent's placements
     return memo[MEMO_BLOCKS * n + enemy - 1], all_alive
+
+
+# Cells that arcs_rejoin may search before the usual turn floods R's parts instead: arcs that
+# meet do so round a stone or two, next to p.
+REJOIN_BUDGET = 32
+
+
+@njit(cache=True)
+def arcs_rejoin(board, p, ring, region, memo, neighbours, degree, work, budget):
+    """Do the arcs of p's empty neighbours (two or three) stay joined in ``R - p``? A breadth-first
+    search from every arc at once, a cell of each in turn, through R's cells (p barred). True as
+    soon as all arcs have met; False when the cells an arc reached are all searched before it meets
+    the others (R splits), or after ``budget`` cells (undecided). R's labels are left as found;
+    ``work`` holds ``3 * (budget + 12) + 9`` entries."""
+    n = board.shape[0]
+    regions = memo[REGION * n:(REGION + 1) * n]
+    segment = budget + 12  # an arc's queue: its ring cells, then what it reaches (a cell adds 5 at most)
+    head = work[0:3]
+    tail = work[3:6]
+    joined_to = work[6:9]  # union-find over the arcs
+    for a in range(3):
+        head[a] = 0
+        tail[a] = 0
+        joined_to[a] = a
+    work = work[9:]
+    start = 0  # a ring position where an arc begins
+    for k in range(6):
+        x, before = ring[k], ring[(k + 5) % 6]
+        if x >= 0 and board[x] == EMPTY and not (before >= 0 and board[before] == EMPTY):
+            start = k
+            break
+    arcs = 0
+    for j in range(6):
+        k = (start + j) % 6
+        x, before = ring[k], ring[(k + 5) % 6]
+        if x < 0 or board[x] != EMPTY:
+            continue
+        if not (before >= 0 and board[before] == EMPTY):
+            arcs += 1
+        a = arcs - 1
+        regions[x] = -10 - a
+        work[a * segment + tail[a]] = x
+        tail[a] += 1
+    regions[p] = -9  # barred
+    apart = arcs  # arcs not yet joined
+    searched = 0
+    verdict = False
+    while apart > 1:
+        for a in range(arcs):
+            if head[a] == tail[a]:
+                continue
+            x = work[a * segment + head[a]]
+            head[a] += 1
+            for d in range(degree[x]):
+                y = neighbours[x, d]
+                if board[y] != EMPTY:
+                    continue
+                label = regions[y]
+                if label == region:
+                    regions[y] = -10 - a
+                    work[a * segment + tail[a]] = y
+                    tail[a] += 1
+                    searched += 1
+                elif label <= -10:
+                    ra = find_root(joined_to, a)
+                    rb = find_root(joined_to, -10 - label)
+                    if ra != rb:
+                        joined_to[rb] = ra
+                        apart -= 1
+            if searched >= budget or apart == 1:
+                break
+        if apart == 1 or searched >= budget:
+            verdict = apart == 1
+            break
+        closed = False  # has some set of joined arcs run out of cells apart from the others?
+        for a in range(arcs):
+            if find_root(joined_to, a) != a:
+                continue
+            pending = False
+            for b in range(arcs):
+                pending |= find_root(joined_to, b) == a and head[b] < tail[b]
+            closed |= not pending
+        if closed:
+            break
+    verdict = verdict or apart == 1
+    for a in range(arcs):
+        for j in range(tail[a]):
+            regions[work[a * segment + j]] = region
+    regions[p] = region
+    return verdict
 
 
 @njit(cache=True)
@@ -494,19 +587,26 @@ def endow_region(board, memo, region, groups, start, stop):
 @njit(cache=True)
 def link_cell(board, y, memo, links, neighbours, degree):
     """``links[y]`` of the empty cell ``y`` afresh, both colours."""
-    n = board.shape[0]
-    bits = 0
     for colour in (1, 2):
-        first = -1
-        for e in range(degree[y]):
-            z = neighbours[y, e]
-            if board[z] == colour:
-                g = memo[GROUP * n + z]
-                if first == -1:
-                    first = g
-                elif g != first:
-                    bits |= colour
-    links[y] = bits
+        link_colour(board, y, colour, memo, links, neighbours, degree)
+
+
+@njit(cache=True)
+def link_colour(board, y, colour, memo, links, neighbours, degree):
+    """Bit ``colour`` of ``links[y]`` afresh: the empty cell ``y`` touches two or more groups of
+    that colour."""
+    n = board.shape[0]
+    first = -1
+    linked = False
+    for e in range(degree[y]):
+        z = neighbours[y, e]
+        if board[z] == colour:
+            g = memo[GROUP * n + z]
+            if first == -1:
+                first = g
+            elif g != first:
+                linked = True
+    links[y] = (links[y] & ~colour) | (colour if linked else 0)
 
 
 @njit(cache=True)
@@ -575,15 +675,18 @@ def join_friends(board, p, friends, count, region, memo, neighbours, degree, cel
 
 @njit(cache=True)
 def relink(board, p, memo, links, neighbours, degree, cells, joined):
-    """``links`` after the stone on ``p``: they change only next to p and, when groups joined,
-    next to the ``joined`` stones of ``cells``."""
+    """``links`` after the stone on ``p``: only the mover's bit changes (the enemy's groups are the
+    same), next to p and, when groups joined, next to the ``joined`` stones of ``cells``, where a
+    joined group counts once: there a bit can only be lost, so only cells that have it are looked
+    at."""
+    colour = board[p]
     links[p] = 0  # a stone's cell has none
     for j in range(-1, joined):
         x = p if j < 0 else cells[j]
         for d in range(degree[x]):
             y = neighbours[x, d]
-            if board[y] == EMPTY:
-                link_cell(board, y, memo, links, neighbours, degree)
+            if board[y] == EMPTY and (j < 0 or links[y] & colour):
+                link_colour(board, y, colour, memo, links, neighbours, degree)
 
 
 @njit(cache=True)
