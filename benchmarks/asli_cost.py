@@ -1,0 +1,144 @@
+"""Where Asli's step goes: its whole-position analysis, its legal mask, and the price of stepping
+many games in turn.
+
+    python benchmarks/asli_cost.py [--board-size 9] [--seconds 1.0] [--repeats 3] [--json out.json]
+
+One thread, compiled loops only (no Python in the timing), microseconds per step:
+
+* ``structure`` and ``structure + mask``: :func:`asli_structure` alone, then with
+  :func:`analyse_structure` making the single-stone mask, over the positions of seeded random
+  games (every single-stone turn), replayed one after another;
+* ``act + observe, N games``: random legal actions played with ``act`` and observed, in a batch of
+  N games stepped in turn (N = 1 steps one game over and over). The rise with N at fixed work per
+  step is the price of a different game at each step (its board, and the branch history of its
+  floods, are cold), which the vector env pays in full.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+import numba
+import numpy as np
+from numba import njit
+
+from territory_envs.core.kernels import random_set_index
+from territory_envs.games import asli
+
+
+def recorded_positions(game, games, seed):
+    """Boards, sides and bans of every single-stone turn in ``games`` seeded random games."""
+    rng = np.random.default_rng(seed)
+    boards, sides, bans = [], [], []
+    for _ in range(games):
+        state = game.new_state()
+        while not state.is_terminal():
+            side = int(state.s[asli.TO_MOVE])
+            if state.s[asli.FIRST_BLACK + side] == 1:
+                boards.append(state.board.copy())
+                sides.append(side)
+                bans.append(bool(state.s[asli.LAST_MINIMAL]))
+            state.apply(int(rng.choice(state.legal_actions())))
+    return np.array(boards), np.array(sides, dtype=np.int32), np.array(bans)
+
+
+@njit
+def structure_loop(boards, sides, bans, with_mask, on_board, neighbours, degree):
+    n = boards.shape[1]
+    mask = np.zeros(n, dtype=np.bool_)
+    owner = np.zeros(n, dtype=np.int8)
+    danger = np.zeros(n, dtype=np.bool_)
+    total = 0
+    for i in range(boards.shape[0]):
+        st = asli.asli_structure(boards[i], on_board, neighbours, degree)
+        total += st.n_regions
+        if with_mask:
+            total += asli.analyse_structure(boards[i], sides[i], bans[i], True, st, on_board, neighbours, degree,
+                                            mask, owner, danger)[1]
+    return total
+
+
+MAX_TURNS = 1000
+
+
+@njit
+def play_loop(steps, board, mask, owner, danger, scalars, seen, moves, keys, side_key, on_board, neighbours, degree,
+              points, obs):
+    """``steps`` rounds: each game of the batch in turn plays a random legal action and is observed;
+    a game ends at ``MAX_TURNS`` turns at most (its table of positions has room for them)."""
+    for _ in range(steps):
+        for e in range(board.shape[0]):
+            s = scalars[e]
+            action = random_set_index(mask[e], mask.shape[1])
+            asli.act(board[e], mask[e], owner[e], danger[e], s, seen[e], action, keys, side_key, on_board,
+                     neighbours, degree)
+            moves[e] += 1
+            if s[asli.TERMINAL] == 1 or moves[e] == MAX_TURNS:
+                moves[e] = 0
+                asli.new_game(board[e], mask[e], owner[e], danger[e], s, seen[e], 0, keys, side_key, on_board,
+                              neighbours, degree)
+            asli.observe(board[e], mask[e], owner[e], danger[e], s, s[asli.TO_MOVE], points, obs[e])
+
+
+def median_us(run, count, seconds, repeats):
+    """Median over ``repeats`` of the microseconds per item of ``run()`` (which handles ``count``
+    items), each repeat as many calls as fill ``seconds``."""
+    run()  # warm-up and compilation
+    results = []
+    for _ in range(repeats):
+        calls, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            run()
+            calls += 1
+        results.append((time.perf_counter() - start) / (calls * count) * 1e6)
+    return statistics.median(results)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--board-size", type=int, default=9)
+    parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--json", default=None)
+    args = parser.parse_args(argv)
+    numba.set_num_threads(1)
+    game = asli.AsliGame(board_size=args.board_size)
+    geo = game.geometry
+    tables = (geo.on_board, geo.neighbours, geo.degree)
+    boards, sides, bans = recorded_positions(game, 40, 0)
+    rows = {}
+    for label, with_mask in (("structure", False), ("structure + mask", True)):
+        rows[label] = median_us(lambda: structure_loop(boards, sides, bans, with_mask, *tables), len(boards),
+                                args.seconds, args.repeats)
+    n = geo.num_cells
+    height, width, planes = game.obs_shape
+    for games in (1, 4, 16, 256):
+        board = np.zeros((games, n), dtype=np.int8)
+        mask = np.zeros((games, n + 1), dtype=np.int8)
+        owner = np.zeros((games, n), dtype=np.int8)
+        danger = np.zeros((games, n), dtype=np.bool_)
+        scalars = np.zeros((games, asli.NUM_SCALARS), dtype=np.int32)
+        seen = np.zeros((games, 4 * MAX_TURNS), dtype=np.uint64)
+        moves = np.zeros(games, dtype=np.int32)
+        obs = np.zeros((games, height, width, planes), dtype=np.int8)
+        for e in range(games):
+            asli.new_game(board[e], mask[e], owner[e], danger[e], scalars[e], seen[e], 0, *game.zobrist, *tables)
+        steps = max(1, 4096 // games)
+        run = (lambda: play_loop(steps, board, mask, owner, danger, scalars, seen, moves, *game.zobrist, *tables,
+                                 geo.num_points, obs))
+        label = f"act + observe, {games} game" + ("s" if games > 1 else "")
+        rows[label] = median_us(run, steps * games, args.seconds, args.repeats)
+    print(f"asli {args.board_size}x{args.board_size}, one thread, microseconds per step "
+          f"({len(boards)} recorded positions)")
+    for label, us in rows.items():
+        print(f"  {label:<28}{us:8.2f}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"board_size": args.board_size, "positions": len(boards), "us_per_step": rows}, f, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
