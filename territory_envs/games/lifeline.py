@@ -277,7 +277,8 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
     one_part &= mover_before >= 2 or friends > 0
     one_part &= empties > 0  # (no empty neighbour: R is p alone and goes)
     if one_part and arcs > 1:  # several arcs: R - p is still one region if they meet round p's neighbours
-        one_part = arcs_rejoin(board, p, ring, region, memo, neighbours, degree, work[64 + n:], REJOIN_BUDGET)
+        budget = min(REJOIN_BUDGET, (7 * n - 9) // 3 - 12)  # (what ``work`` holds after 64 + n)
+        one_part = arcs_rejoin(board, p, ring, region, memo, neighbours, degree, work[64 + n:], budget)
     board[p] = mover
     memo[REGION * n + p] = -1
     clear_placeable(memo, n, p)
