@@ -407,10 +407,9 @@ def arcs_rejoin(board, p, ring, region, memo, neighbours, degree, work, budget):
         work[a * segment + tail[a]] = x
         tail[a] += 1
     regions[p] = -9  # barred
-    apart = arcs  # arcs not yet joined
+    apart = arcs  # sets of joined arcs
     searched = 0
-    verdict = False
-    while apart > 1:
+    while apart > 1 and searched < budget:
         for a in range(arcs):
             if head[a] == tail[a]:
                 continue
@@ -434,9 +433,6 @@ def arcs_rejoin(board, p, ring, region, memo, neighbours, degree, work, budget):
                         apart -= 1
             if searched >= budget or apart == 1:
                 break
-        if apart == 1 or searched >= budget:
-            verdict = apart == 1
-            break
         closed = False  # has some set of joined arcs run out of cells apart from the others?
         for a in range(arcs):
             if find_root(joined_to, a) != a:
@@ -447,12 +443,11 @@ def arcs_rejoin(board, p, ring, region, memo, neighbours, degree, work, budget):
             closed |= not pending
         if closed:
             break
-    verdict = verdict or apart == 1
     for a in range(arcs):
         for j in range(tail[a]):
             regions[work[a * segment + j]] = region
     regions[p] = region
-    return verdict
+    return apart == 1
 
 
 @njit(cache=True)
