@@ -120,7 +120,7 @@ def main(argv=None) -> int:
         owner = np.zeros((games, n), dtype=np.int8)
         danger = np.zeros((games, n), dtype=np.bool_)
         scalars = np.zeros((games, asli.NUM_SCALARS), dtype=np.int32)
-        seen = np.zeros((games, 4 * MAX_TURNS), dtype=np.uint64)
+        seen = np.zeros((games, 4096), dtype=np.uint64)  # a power of two, over twice MAX_TURNS
         moves = np.zeros(games, dtype=np.int32)
         obs = np.zeros((games, height, width, planes), dtype=np.int8)
         for e in range(games):

@@ -119,6 +119,26 @@ def test_placement_leaving_a_friendly_group_dead_is_illegal():
     assert t.is_terminal() and t.winner == 0
 
 
+def test_stone_that_joins_friends_and_cuts_a_region_captures_groups_it_does_not_touch():
+    """White c4 joins the white groups above and below it and cuts the region round it in two:
+    Black's a2-d2 and e3, which lived only through that region, die although the stone touches
+    neither, and their cells give the joined group a region it shares with a1 and e2. Without
+    those captures c4 would be illegal (the joined group would have no partner). Both ways of
+    finding the dying groups (the scan of a small region, the event ranges of a large one) see it."""
+    from territory_envs.games.asli import analyse_asli
+    rows = ["..OO.", ".....", ".OOOX", "XXXXO", "O...."]
+    s = asli_position(rows, to_move="white")
+    geo = s.game.geometry
+    for small_region in (0, 10_000):
+        mask = np.zeros(25, bool)
+        analyse_asli(s.board, 1, False, True, geo.on_board, geo.neighbours, geo.degree, mask, np.zeros(25, np.int8),
+                     np.zeros(25, bool), small_region)
+        assert mask[cell(s, "c4")] and mask[cell(s, "d4")]
+    assert s.mask[cell(s, "c4")] == 1
+    s.apply(cell(s, "c4"))
+    assert picture(s) == ["..OO.", "..O..", ".OOO.", "....O", "O...."] and s.prison == [5, 0]
+
+
 def test_territories_and_danger_planes():
     s = asli_position(["XXXXX", "XO.OX", "XXXXX", ".....", "..X.."])
     obs = s.observation(0).reshape(25, -1)  # Black's view

@@ -504,7 +504,8 @@ def percent(k, total):
     return max(0, min(100, (200 * k + total) // (2 * total)))
 
 
-# --- a set of 64-bit position hashes, as an open-addressing table (0 marks a free slot) ----------
+# --- a set of 64-bit position hashes, as an open-addressing table (0 marks a free slot; its size is
+# a power of two) --------------------------------------------------------------------------------------
 @njit(cache=True)
 def hash_insert(table, h):
     """Insert ``h`` (non-zero); returns True if it was not there. The table must have a free slot."""

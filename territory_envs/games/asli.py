@@ -34,9 +34,9 @@ low-links) whose removal revives ``G`` (:func:`captures_revive`), and it is no m
 under the ban. No point is simulated. Each point costs constant time, bar two: a cut point of a
 small region (up to ``SMALL_REGION`` points) scans the region, and a large region is searched
 once and its contacts with enemy groups listed in discovery order, after which each point takes
-constant time and a binary search per dependent group (:func:`dying_by_ranges`); and a capture
-that may revive ``G`` looks at the dying groups' stones (few points capture). So the mask
-takes time linear in the cells but for a log factor in large regions and those captures. First
+constant time (:func:`dying_by_ranges`); and a capture that may revive ``G`` looks at the dying
+groups' stones (few points capture). So the mask takes time linear in the cells but for those
+captures. First
 turns are simulated. Tests compare the mask with the reference engine at every step of random
 games, and with simulating every point.
 """
@@ -394,14 +394,11 @@ def all_dependents(st, r, foe_colour, dying):
 
 @njit(cache=True)
 def event_arrays(block, n, max_degree):
-    """The arrays of :func:`region_events` as views of one block: ``(ev_first, ev_group,
-    next_other, g_lo, g_hi, g_events)``."""
+    """The arrays of :func:`region_events` as views of one block of ``n + 1 + 2 * n * max_degree``
+    entries and one per group: ``(ev_first, ev_group, next_other, g_events)``."""
     events = n * max_degree
-    slots = (block.shape[0] - n - 1 - 3 * events) // 2
     at = n + 1
-    return (block[:at], block[at:at + events], block[at + events:at + 2 * events],
-            block[at + 2 * events:at + 2 * events + slots], block[at + 2 * events + slots:at + 2 * events + 2 * slots],
-            block[at + 2 * events + 2 * slots:])
+    return block[:at], block[at:at + events], block[at + events:at + 2 * events], block[at + 2 * events:]
 
 
 @njit(cache=True)
@@ -413,11 +410,10 @@ def region_events(board, r, foe_colour, st, visit, base, end, neighbours, degree
     * the events of the points numbered ``a..b - 1`` are ``ev_first[a]..ev_first[b] - 1``;
     * ``next_other[e]``: the first later event of another group, so two or more enemy groups
       touch a range of points iff ``next_other`` of its first event lies inside it;
-    * the events of group ``g``, in order: ``g_events[g_lo[g]:g_hi[g]]``.
+    * ``g_events[g]``: how many events group ``g`` has (the points of r it touches).
 
-    The six arrays are views of ``block`` (:func:`event_arrays`)."""
-    ev_first, ev_group, next_other, g_lo, g_hi, g_events = event_arrays(block[:-1], board.shape[0],
-                                                                        neighbours.shape[1])
+    The four arrays are views of ``block`` (:func:`event_arrays`)."""
+    ev_first, ev_group, next_other, g_events = event_arrays(block[:-1], board.shape[0], neighbours.shape[1])
     events = 0
     for k in range(base, end):
         v = visit[k]
@@ -433,20 +429,10 @@ def region_events(board, r, foe_colour, st, visit, base, end, neighbours, degree
         if e + 1 < events and ev_group[e + 1] != ev_group[e]:
             following = e + 1
         next_other[e] = following
-    for j in range(st.pair_start[r], st.pair_start[r + 1]):  # a counting sort by group
-        g_hi[st.pair_group[j]] = 0
-    for e in range(events):
-        g_hi[ev_group[e]] += 1
-    start = 0
     for j in range(st.pair_start[r], st.pair_start[r + 1]):
-        g = st.pair_group[j]
-        g_lo[g] = start
-        start += g_hi[g]
-        g_hi[g] = g_lo[g]
+        g_events[st.pair_group[j]] = 0
     for e in range(events):
-        g = ev_group[e]
-        g_events[g_hi[g]] = e
-        g_hi[g] += 1
+        g_events[ev_group[e]] += 1
 
 
 @njit(cache=True)
@@ -471,27 +457,21 @@ def range_groups(ev_group, next_other, x, y):
 
 
 @njit(cache=True)
-def has_event(g_lo, g_hi, g_events, g, x, y):
-    """Does group ``g`` have an event among ``x..y - 1``? (A binary search.)"""
-    j = g_lo[g] + np.searchsorted(g_events[g_lo[g]:g_hi[g]], x)
-    return j < g_hi[g] and g_events[j] < y
-
-
-@njit(cache=True)
 def dying_by_ranges(board, p, foe, st, disc, low, parent, size, visit, end, block, neighbours, degree, dying):
     """:func:`dying_groups` for a large region, with its :func:`region_events`: each part of
     ``r - p`` is a few ranges of discovery numbers (a cut-off subtree; the rest: before p, the kept
-    subtrees, after p's subtree), so whether it holds two enemy groups, and whether it holds a
-    given one, takes constant time (a binary search aside) per point and group. ``end``: the next
-    discovery number after r's; ``block`` holds r's events (its last entry says whose: they are
-    listed on the first call for a region)."""
+    subtrees, after p's subtree), so its enemy groups (none, one, or more) and its number of events
+    take constant time. A dependent group dies iff every point of r it touches is p or lies in a
+    part that holds it alone: it is next to p or the one group of a part, and its events add up.
+    So each point takes constant time. ``end``: the next discovery number after r's; ``block``
+    holds r's events (its last entry says whose: they are listed on the first call for a
+    region)."""
     r = st.labels[p]
     base = end - (st.region_offsets[r + 1] - st.region_offsets[r])
     if block[-1] != r:
         region_events(board, r, foe + 1, st, visit, base, end, neighbours, degree, block)
         block[-1] = r
-    ev_first, ev_group, next_other, g_lo, g_hi, g_events = event_arrays(block[:-1], board.shape[0],
-                                                                        neighbours.shape[1])
+    ev_first, ev_group, next_other, g_events = event_arrays(block[:-1], board.shape[0], neighbours.shape[1])
     foe_colour = foe + 1
     cut_off = np.empty(4, dtype=np.int32)
     kept = np.empty(4, dtype=np.int32)
@@ -504,16 +484,25 @@ def dying_by_ranges(board, p, foe, st, disc, low, parent, size, visit, end, bloc
             nb = neighbours[p, d]
             if board[nb] == foe_colour and not seen_group_before(board, st.labels, neighbours, p, d):
                 g = st.labels[nb]
-                if g_hi[g] - g_lo[g] == 1:  # r touches g at p alone
+                if g_events[g] == 1:  # r touches g at p alone
                     remaining -= 1
                     if st.partners[g] == 1:
                         dying[count] = g
                         count += 1
         return count if remaining >= 2 else all_dependents(st, r, foe_colour, dying)
-    rest_lo = np.empty(6, dtype=np.int32)
-    rest_hi = np.empty(6, dtype=np.int32)
-    n_rest = 0
+    # per part: its enemy groups (as range_groups) and its number of events
+    part_group = np.empty(5, dtype=np.int32)
+    part_events = np.empty(5, dtype=np.int32)
+    parts = 0
+    for i in range(n_cut):
+        c = cut_off[i]
+        x, y = ev_first[disc[c]], ev_first[disc[c] + size[c]]
+        part_group[parts] = range_groups(ev_group, next_other, x, y)
+        part_events[parts] = y - x
+        parts += 1
     if has_rest:
+        rest_lo = np.empty(6, dtype=np.int32)
+        rest_hi = np.empty(6, dtype=np.int32)
         rest_lo[0], rest_hi[0] = ev_first[base], ev_first[disc[p]]
         rest_lo[1], rest_hi[1] = ev_first[disc[p] + size[p]], ev_first[end]
         n_rest = 2
@@ -521,28 +510,42 @@ def dying_by_ranges(board, p, foe, st, disc, low, parent, size, visit, end, bloc
             k = kept[i]
             rest_lo[n_rest], rest_hi[n_rest] = ev_first[disc[k]], ev_first[disc[k] + size[k]]
             n_rest += 1
-    rest = -1  # the enemy groups of the rest, as range_groups
-    for i in range(n_rest):
-        here = range_groups(ev_group, next_other, rest_lo[i], rest_hi[i])
-        if here == MANY or (here >= 0 and rest >= 0 and here != rest):
-            rest = MANY
-        elif here >= 0 and rest == -1:
-            rest = here
+        rest = -1
+        events = 0
+        for i in range(n_rest):
+            here = range_groups(ev_group, next_other, rest_lo[i], rest_hi[i])
+            if here == MANY or (here >= 0 and rest >= 0 and here != rest):
+                rest = MANY
+            elif here >= 0 and rest == -1:
+                rest = here
+            events += rest_hi[i] - rest_lo[i]
+        part_group[parts] = rest
+        part_events[parts] = events
+        parts += 1
+    # the groups that may die: p's enemy neighbours, then the one group of each part holding one
+    candidates = np.empty(4 + 5, dtype=np.int32)
+    at_p = 0
+    for d in range(degree[p]):
+        nb = neighbours[p, d]
+        if board[nb] == foe_colour and not seen_group_before(board, st.labels, neighbours, p, d):
+            candidates[at_p] = st.labels[nb]
+            at_p += 1
+    listed = at_p
+    for q in range(parts):
+        g = part_group[q]
+        if g >= 0 and g != MANY and not is_listed(g, candidates, listed):
+            candidates[listed] = g
+            listed += 1
     count = 0
-    for j in range(st.pair_start[r], st.pair_start[r + 1]):
-        g = st.pair_group[j]
-        if st.colour[g] != foe_colour or st.partners[g] != 1:
+    for i in range(listed):
+        g = candidates[i]
+        if st.partners[g] != 1:
             continue
-        keeps = False
-        for i in range(n_cut):
-            c = cut_off[i]
-            x, y = ev_first[disc[c]], ev_first[disc[c] + size[c]]
-            keeps = keeps or (range_groups(ev_group, next_other, x, y) == MANY
-                              and has_event(g_lo, g_hi, g_events, g, x, y))
-        if rest == MANY:
-            for i in range(n_rest):
-                keeps = keeps or has_event(g_lo, g_hi, g_events, g, rest_lo[i], rest_hi[i])
-        if not keeps:
+        alone = 1 if i < at_p else 0  # its event at p
+        for q in range(parts):
+            if part_group[q] == g:
+                alone += part_events[q]
+        if alone == g_events[g]:
             dying[count] = g
             count += 1
     return count
@@ -703,7 +706,7 @@ def analyse_structure(board, side, ban, single, st, on_board, neighbours, degree
                                           next_nb, stack, visit, clock)
             if last - first > small_region:
                 if events.shape[0] == 0:
-                    events = np.full(n + 2 + 3 * n * neighbours.shape[1] + 2 * max(st.n_groups, 1), -1, dtype=np.int32)
+                    events = np.full(n + 2 + 2 * n * neighbours.shape[1] + max(st.n_groups, 1), -1, dtype=np.int32)
                 n_dying = dying_by_ranges(board, p, foe, st, disc, low, parent, size, visit, clock, events, neighbours,
                                           degree, dying)
             else:
