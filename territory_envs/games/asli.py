@@ -477,18 +477,23 @@ def dying_by_ranges(board, p, foe, st, disc, low, parent, size, visit, end, bloc
     kept = np.empty(4, dtype=np.int32)
     n_cut, n_kept = children_of(board, p, disc, low, parent, neighbours, degree, cut_off, kept)
     has_rest = parent[p] >= 0
+    candidates = np.empty(4 + 5, dtype=np.int32)  # the groups that may die: p's enemy neighbours first
+    at_p = 0
+    for d in range(degree[p]):
+        nb = neighbours[p, d]
+        if board[nb] == foe_colour and not seen_group_before(board, st.labels, neighbours, p, d):
+            candidates[at_p] = st.labels[nb]
+            at_p += 1
     if n_cut + has_rest == 1:  # r - p stays one region: as in dying_groups, with event counts
         remaining = st.per_colour[r, foe]
         count = 0
-        for d in range(degree[p]):
-            nb = neighbours[p, d]
-            if board[nb] == foe_colour and not seen_group_before(board, st.labels, neighbours, p, d):
-                g = st.labels[nb]
-                if g_events[g] == 1:  # r touches g at p alone
-                    remaining -= 1
-                    if st.partners[g] == 1:
-                        dying[count] = g
-                        count += 1
+        for i in range(at_p):
+            g = candidates[i]
+            if g_events[g] == 1:  # r touches g at p alone
+                remaining -= 1
+                if st.partners[g] == 1:
+                    dying[count] = g
+                    count += 1
         return count if remaining >= 2 else all_dependents(st, r, foe_colour, dying)
     # per part: its enemy groups (as range_groups) and its number of events
     part_group = np.empty(5, dtype=np.int32)
@@ -522,14 +527,7 @@ def dying_by_ranges(board, p, foe, st, disc, low, parent, size, visit, end, bloc
         part_group[parts] = rest
         part_events[parts] = events
         parts += 1
-    # the groups that may die: p's enemy neighbours, then the one group of each part holding one
-    candidates = np.empty(4 + 5, dtype=np.int32)
-    at_p = 0
-    for d in range(degree[p]):
-        nb = neighbours[p, d]
-        if board[nb] == foe_colour and not seen_group_before(board, st.labels, neighbours, p, d):
-            candidates[at_p] = st.labels[nb]
-            at_p += 1
+    # then the one group of each part holding one
     listed = at_p
     for q in range(parts):
         g = part_group[q]
