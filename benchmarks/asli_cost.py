@@ -12,6 +12,10 @@ One thread, compiled loops only (no Python in the timing), microseconds per step
   N games stepped in turn (N = 1 steps one game over and over). The rise with N at fixed work per
   step is the price of a different game at each step (its board, and the branch history of its
   floods, are cold), which the vector env pays in full.
+* ``corridor``: structure and mask of one position at sizes 9 to 25 (:func:`corridor_board`) where
+  every point of a corridor joins the two black groups that line it and kills the two large white
+  groups at its ends, and nothing revives the joined group: a mask that looked at the dying groups
+  at each such point would grow with the square of the side; the cost per cell should stay flat.
 """
 from __future__ import annotations
 
@@ -58,6 +62,22 @@ def structure_loop(boards, sides, bans, with_mask, on_board, neighbours, degree)
             total += asli.analyse_structure(boards[i], sides[i], bans[i], True, st, on_board, neighbours, degree,
                                             mask, owner, danger)[1]
     return total
+
+
+def corridor_board(size):
+    """Rows ``0..m - 2`` and two cells of column 0 are one white group, rows ``m + 2..`` and two
+    cells of the last column another (``m = size // 2``); row ``m`` is an empty corridor between
+    the black rows ``m - 1`` and ``m + 1``. Black to move: every corridor point is illegal, and
+    takes a look at both white groups to tell."""
+    b = np.zeros((size, size), dtype=np.int8)
+    m = size // 2
+    b[:m - 1, :] = 2
+    b[m - 1:m + 1, 0] = 2
+    b[m + 2:, :] = 2
+    b[m:m + 2, size - 1] = 2
+    b[m - 1, 1:] = 1
+    b[m + 1, :size - 1] = 1
+    return b.reshape(-1)
 
 
 MAX_TURNS = 1000
@@ -130,13 +150,25 @@ def main(argv=None) -> int:
                                  geo.num_points, obs))
         label = f"act + observe, {games} game" + ("s" if games > 1 else "")
         rows[label] = median_us(run, steps * games, args.seconds, args.repeats)
+    corridor = {}
+    for size in (9, 13, 19, 25):
+        wide = asli.AsliGame(board_size=size).geometry
+        copies = np.repeat(corridor_board(size)[None, :], 100, axis=0)
+        sides0 = np.zeros(100, dtype=np.int32)
+        no_ban = np.zeros(100, dtype=np.bool_)
+        corridor[size] = median_us(lambda: structure_loop(copies, sides0, no_ban, True, wide.on_board, wide.neighbours,
+                                                          wide.degree), 100, args.seconds, args.repeats)
     print(f"asli {args.board_size}x{args.board_size}, one thread, microseconds per step "
           f"({len(boards)} recorded positions)")
     for label, us in rows.items():
         print(f"  {label:<28}{us:8.2f}")
+    print("corridor position, structure + mask: microseconds, and nanoseconds per cell")
+    for size, us in corridor.items():
+        print(f"  {f'{size}x{size}':<28}{us:8.2f}{us * 1000 / (size * size):8.1f}")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"board_size": args.board_size, "positions": len(boards), "us_per_step": rows}, f, indent=2)
+            json.dump({"board_size": args.board_size, "positions": len(boards), "us_per_step": rows,
+                       "corridor_us": corridor}, f, indent=2)
     return 0
 
 

@@ -44,13 +44,15 @@ def test_random_games_match_reference(size, games, komi):
     assert len(set(results)) >= 2 or games < 20  # both sides win some games
 
 
-@pytest.mark.parametrize("small_region", [0, None, 10_000])
+@pytest.mark.parametrize("small_region,direct_work", [(0, 0), (None, None), (10_000, 10_000)])
 @pytest.mark.parametrize("size", [13, 19])
-def test_counting_rule_agrees_with_simulation_on_large_boards(size, small_region):
+def test_counting_rule_agrees_with_simulation_on_large_boards(size, small_region, direct_work):
     """The counting rule against simulating every point, on boards larger than the differential
-    games reach: long regions with many cut points. Regions that may lose a group go through the
-    scan or the event ranges by their size (``small_region``); each way is checked alone too."""
-    from territory_envs.games.asli import SMALL_REGION, analyse_asli, single_turn_legal
+    games reach: long regions with many cut points, large groups. Regions that may lose a group go
+    through the scan or the event ranges by their size (``small_region``), joining and dying groups
+    are looked at directly or through lists of contacts by their size (``direct_work``); each way
+    is checked alone too."""
+    from territory_envs.games.asli import DIRECT_WORK, SMALL_REGION, analyse_asli, single_turn_legal
     game = make_game("asli", board_size=size)
     geo = game.geometry
     rng = np.random.default_rng(size)
@@ -64,7 +66,8 @@ def test_counting_rule_agrees_with_simulation_on_large_boards(size, small_region
                 danger = np.zeros(geo.num_cells, bool)
                 _, _, sims = analyse_asli(state.board, state.to_move, state.last_minimal, True, geo.on_board,
                                           geo.neighbours, geo.degree, fast, owner, danger,
-                                          SMALL_REGION if small_region is None else small_region)
+                                          SMALL_REGION if small_region is None else small_region,
+                                          DIRECT_WORK if direct_work is None else direct_work)
                 direct = [state.board[p] == 0 and single_turn_legal(state.board, state.to_move, p, state.last_minimal,
                                                                    geo.on_board, geo.neighbours, geo.degree)
                           for p in range(geo.num_cells)]
@@ -77,12 +80,13 @@ def test_counting_rule_agrees_with_simulation_on_large_boards(size, small_region
     assert simulated < 0.1 * checked * size * size  # the counting rule decides most points
 
 
-@pytest.mark.parametrize("small_region", [0, 10_000])
+@pytest.mark.parametrize("small_region,direct_work", [(0, 0), (10_000, 10_000), (0, 10_000), (10_000, 0)])
 @pytest.mark.parametrize("size", [4, 5, 6, 7])
-def test_mask_agrees_with_simulation_on_random_boards(size, small_region):
+def test_mask_agrees_with_simulation_on_random_boards(size, small_region, direct_work):
     """Random boards where every group lives (the start of a single-stone turn, but shapes that
     random play seldom builds), both sides, ban on and off: the mask against simulating each point,
-    with every region through the event ranges and through the scan."""
+    with every region through the event ranges and through the scan, and every joining or dying
+    group looked at directly and through the lists of contacts."""
     from territory_envs.games.asli import analyse_asli, asli_structure, single_turn_legal
     geo = make_game("asli", board_size=size).geometry
     n = geo.num_cells
@@ -97,7 +101,7 @@ def test_mask_agrees_with_simulation_on_random_boards(size, small_region):
             for ban in (False, True):
                 fast = np.zeros(n, bool)
                 analyse_asli(board, side, ban, True, geo.on_board, geo.neighbours, geo.degree, fast,
-                             np.zeros(n, np.int8), np.zeros(n, bool), small_region)
+                             np.zeros(n, np.int8), np.zeros(n, bool), small_region, direct_work)
                 direct = [board[p] == 0 and single_turn_legal(board, side, p, ban, geo.on_board, geo.neighbours,
                                                               geo.degree) for p in range(n)]
                 assert fast.tolist() == direct, (board.reshape(size, size), side, ban)

@@ -139,6 +139,30 @@ def test_stone_that_joins_friends_and_cuts_a_region_captures_groups_it_does_not_
     assert picture(s) == ["..OO.", "..O..", ".OOO.", "....O", "O...."] and s.prison == [5, 0]
 
 
+def test_captured_group_revives_the_joined_group_through_its_own_eye():
+    """Black e2 joins the two black walls, which then have no region shared with another black
+    group, and kills both white groups: the ring in the corner (its only partner region was the
+    one e2 cuts) and e1. The joined group lives only because the ring's eye, where a7 and b6 live,
+    merges with its cells into the joined group's region; no white stone touches a black one. The
+    mask sees it when it looks at the dying groups directly and through their lists of contacts,
+    and so does simulating the stone."""
+    from territory_envs.games.asli import analyse_asli, single_turn_legal
+    rows = ["X..O.X.", ".X.O.X.", "...O.X.", "OOOO.X.", ".....X.", "XXXX.X.", "....O.."]
+    s = asli_position(rows, to_move="black")
+    geo = s.game.geometry
+    e2 = cell(s, "e2")
+    assert single_turn_legal(s.board, 0, e2, False, geo.on_board, geo.neighbours, geo.degree)
+    for direct_work in (0, 10_000):
+        mask = np.zeros(49, bool)
+        analyse_asli(s.board, 0, False, True, geo.on_board, geo.neighbours, geo.degree, mask, np.zeros(49, np.int8),
+                     np.zeros(49, bool), 10_000, direct_work)
+        assert mask[e2]
+    assert s.mask[e2] == 1
+    s.apply(e2)
+    assert picture(s) == ["X....X.", ".X...X.", ".....X.", ".....X.", ".....X.", "XXXXXX.", "......."]
+    assert s.prison == [0, 8]
+
+
 def test_territories_and_danger_planes():
     s = asli_position(["XXXXX", "XO.OX", "XXXXX", ".....", "..X.."])
     obs = s.observation(0).reshape(25, -1)  # Black's view

@@ -31,13 +31,13 @@ region, the partner regions per group, the points of ``R`` each group touches. A
 does not live is legal iff it kills enemy groups (:func:`dying_groups`: only a group whose one
 partner region is ``R`` can die; the parts of ``R - p`` come from a depth-first search of ``R`` with
 low-links) whose removal revives ``G`` (:func:`captures_revive`), and it is no minimal incursion
-under the ban. No point is simulated. Each point costs constant time, bar two: a cut point of a
-small region (up to ``SMALL_REGION`` points) scans the region, and a large region is searched
-once and its contacts with enemy groups listed in discovery order, after which each point takes
-constant time (:func:`dying_by_ranges`); and a capture that may revive ``G`` looks at the dying
-groups' stones (few points capture). So the mask takes time linear in the cells but for those
-captures. First
-turns are simulated. Tests compare the mask with the reference engine at every step of random
+under the ban. No point is simulated, and the mask takes time linear in the cells: each point
+costs constant time. A cut point of a small region (up to ``SMALL_REGION`` points) scans the
+region; a large region is searched once and its contacts with enemy groups listed in discovery
+order, after which each point takes constant time (:func:`dying_by_ranges`). Whether a joining or
+dying group touches another friendly group is looked at directly for small groups (up to
+``DIRECT_WORK`` regions and stones) and through lists made once per position for large ones
+(:func:`fill_contact_lists`). First turns are simulated. Tests compare the mask with the reference engine at every step of random
 games, and with simulating every point.
 """
 from __future__ import annotations
@@ -549,37 +549,110 @@ def dying_by_ranges(board, p, foe, st, disc, low, parent, size, visit, end, bloc
     return count
 
 
+DIRECT_WORK = 16  # regions (and stones) of the groups a point looks at directly; more: through lists
+CONTACTS = 5  # one more than the friendly groups a stone can join: a full list names a group outside them
+
+
 @njit(cache=True)
-def captures_revive(board, me, r, friends, n_friends, st, dying, n_dying, group_start, group_regions, neighbours,
-                    degree):
-    """A stone in region ``r`` joins ``friends`` into a group ``G`` that has no partner region, and
-    kills the groups ``dying``. Each dying group touches ``r``, so once it is gone its points, the
-    regions around it and the parts of ``r`` merge into regions next to ``G``: ``G`` lives iff a
-    friendly group outside ``G`` touches a dying group's stones or another region next to one."""
-    for i in range(n_dying):
-        c = dying[i]
-        for j in range(st.group_offsets[c], st.group_offsets[c + 1]):
-            v = st.group_cells[j]
-            for d in range(degree[v]):
-                nb = neighbours[v, d]
-                if board[nb] == me + 1 and not is_listed(st.labels[nb], friends, n_friends):
-                    return True
-        for j in range(group_start[c], group_start[c + 1]):
-            r2 = group_regions[j]
-            if r2 != r and friend_outside(st, me, r2, friends, n_friends, group_start, group_regions):
-                return True
+def contact_lists_room(st):
+    """Room for :func:`fill_contact_lists`, not yet filled."""
+    lists = np.empty((1 + st.n_regions + st.n_groups, 1 + CONTACTS), dtype=np.int32)
+    lists[0, 0] = 0
+    return lists
+
+
+@njit(cache=True)
+def fill_contact_lists(lists, st, me):
+    """Which friendly groups (colour ``me + 1``) touch which, listed once per position (on the
+    first question about large groups) so that a point joining or killing large groups costs
+    constant time and the mask stays linear:
+
+    * for each region, its first ``CONTACTS`` friendly groups;
+    * for each friendly group, the first ``CONTACTS`` friendly groups that share a region with it
+      (itself among them); an enemy group's list is made when it first dies
+      (:func:`captures_revive_listed`) and has length -1 until then.
+
+    Row 0 says whether the lists are filled, row ``1 + r`` lists region ``r``'s friendly groups,
+    row ``1 + n_regions + g`` group ``g``'s contacts; column 0 holds a list's length, the next
+    ``CONTACTS`` its groups. A list of ``CONTACTS`` groups always names one that a stone does
+    not join."""
+    if lists[0, 0] == 1:
+        return
+    lists[0, 0] = 1
+    top = 1 + st.n_regions  # the groups' rows
+    for g in range(st.n_groups):
+        if st.colour[g] == me + 1:
+            lists[top + g, 0] = 1
+            lists[top + g, 1] = g
+        else:
+            lists[top + g, 0] = -1
+    for r in range(st.n_regions):
+        near = 1 + r
+        lists[near, 0] = 0
+        first, last = st.pair_start[r], st.pair_start[r + 1]
+        for j in range(first, last):
+            g = st.pair_group[j]
+            if st.colour[g] == me + 1 and lists[near, 0] < CONTACTS:
+                lists[near, 0] += 1
+                lists[near, lists[near, 0]] = g
+        if lists[near, 0] < 2:
+            continue  # its one friend is listed already
+        for j in range(first, last):
+            g = st.pair_group[j]
+            if st.colour[g] == me + 1:
+                for k in range(lists[near, 0]):
+                    add_contact(lists, top + g, lists[near, 1 + k])
+
+
+@njit(cache=True)
+def add_contact(lists, row, f):
+    """Put friendly group ``f`` in list ``row`` unless it is there or the list is full."""
+    k = lists[row, 0]
+    if k == CONTACTS:
+        return
+    for i in range(1, k + 1):
+        if lists[row, i] == f:
+            return
+    lists[row, k + 1] = f
+    lists[row, 0] = k + 1
+
+
+@njit(cache=True)
+def lists_name_another(lists, row, friends, n_friends):
+    """Does list ``row`` name a group other than ``friends``?"""
+    for k in range(1, lists[row, 0] + 1):
+        if not is_listed(lists[row, k], friends, n_friends):
+            return True
     return False
 
 
 @njit(cache=True)
-def joined_groups_live(st, me, r, friends, n_friends, group_start, group_regions):
-    """Several friendly groups join through a stone in ``r`` and no other friend touches ``r``:
-    does another region next to one of them touch a friendly group that does not join?"""
-    for f in range(n_friends):
-        for j in range(group_start[friends[f]], group_start[friends[f] + 1]):
+def joined_groups_live(st, me, r, friends, n_friends, group_start, group_regions, direct_work):
+    """A stone in region ``r`` joins ``friends``, every friendly group next to ``r`` (two or more):
+    does the joined group live before captures, that is, does one of the friends share another
+    region with a friendly group that does not join? 1 or 0; -1 (not looked at) when the friends
+    have more than ``direct_work`` regions, as this look takes up to the square of that
+    (:func:`joined_groups_live_listed` then)."""
+    joined_regions = 0
+    for i in range(n_friends):
+        joined_regions += group_start[friends[i] + 1] - group_start[friends[i]]
+    if joined_regions > direct_work:
+        return -1
+    for i in range(n_friends):
+        for j in range(group_start[friends[i]], group_start[friends[i] + 1]):
             r2 = group_regions[j]
             if r2 != r and friend_outside(st, me, r2, friends, n_friends, group_start, group_regions):
-                return True
+                return 1
+    return 0
+
+
+@njit(cache=True)
+def joined_groups_live_listed(st, me, friends, n_friends, lists):
+    """:func:`joined_groups_live` through the lists of :func:`fill_contact_lists`."""
+    fill_contact_lists(lists, st, me)
+    for i in range(n_friends):
+        if lists_name_another(lists, 1 + st.n_regions + friends[i], friends, n_friends):
+            return True
     return False
 
 
@@ -595,8 +668,67 @@ def friend_outside(st, me, r2, friends, n_friends, group_start, group_regions):
 
 
 @njit(cache=True)
+def captures_revive(board, me, r, friends, n_friends, st, dying, n_dying, group_start, group_regions, neighbours,
+                    degree, direct_work):
+    """A stone in region ``r`` joins ``friends`` (every friendly group next to ``r``, maybe none)
+    into a group ``G`` that has no partner region, and kills the groups ``dying``. Each dying group
+    touches ``r``, so once it is gone its points, the regions next to it and the parts of ``r``
+    next to it make one region next to ``G``: ``G`` lives iff a dying group touches a friendly
+    group outside ``G``, next to its stones or in a region next to it. 1 or 0; -1 (not looked at)
+    when the groups have more than ``direct_work`` stones and regions
+    (:func:`captures_revive_listed` then)."""
+    work = 0
+    for i in range(n_friends):
+        work += group_start[friends[i] + 1] - group_start[friends[i]]
+    for i in range(n_dying):
+        c = dying[i]
+        work += st.group_offsets[c + 1] - st.group_offsets[c] + group_start[c + 1] - group_start[c]
+    if work > direct_work:
+        return -1
+    for i in range(n_dying):
+        c = dying[i]
+        for j in range(st.group_offsets[c], st.group_offsets[c + 1]):
+            v = st.group_cells[j]
+            for d in range(degree[v]):
+                nb = neighbours[v, d]
+                if board[nb] == me + 1 and not is_listed(st.labels[nb], friends, n_friends):
+                    return 1
+        for j in range(group_start[c], group_start[c + 1]):
+            r2 = group_regions[j]
+            if r2 != r and friend_outside(st, me, r2, friends, n_friends, group_start, group_regions):
+                return 1
+    return 0
+
+
+@njit(cache=True)
+def captures_revive_listed(board, me, friends, n_friends, st, dying, n_dying, lists, neighbours, degree):
+    """:func:`captures_revive` through the lists of :func:`fill_contact_lists`: a dying group's
+    list is made the first time it is asked about (its stones' friendly neighbours and its
+    regions' friends)."""
+    fill_contact_lists(lists, st, me)
+    top = 1 + st.n_regions
+    for i in range(n_dying):
+        c = dying[i]
+        if lists[top + c, 0] < 0:
+            lists[top + c, 0] = 0
+            for j in range(st.group_offsets[c], st.group_offsets[c + 1]):
+                v = st.group_cells[j]
+                for d in range(degree[v]):
+                    nb = neighbours[v, d]
+                    if board[nb] == me + 1:
+                        add_contact(lists, top + c, st.labels[nb])
+                    elif board[nb] == EMPTY:
+                        near = 1 + st.labels[nb]
+                        for k in range(1, lists[near, 0] + 1):
+                            add_contact(lists, top + c, lists[near, k])
+        if lists_name_another(lists, top + c, friends, n_friends):
+            return True
+    return False
+
+
+@njit(cache=True)
 def analyse_structure(board, side, ban, single, st, on_board, neighbours, degree, mask, owner, danger,
-                      small_region=SMALL_REGION):
+                      small_region=SMALL_REGION, direct_work=DIRECT_WORK):
     """Derived facts and, if ``single``, the legal placements of ``side`` for a single-stone turn,
     from :func:`asli_structure` of ``board``.
 
@@ -613,6 +745,10 @@ def analyse_structure(board, side, ban, single, st, on_board, neighbours, degree
     enemy groups (:func:`dying_groups`) whose removal revives ``G`` (:func:`captures_revive`) and
     it is not a minimal incursion under the ban. Other positions (a hand-made state with a dead
     group) are simulated point by point.
+
+    ``small_region`` and ``direct_work`` choose between two ways to the same answer by size (the
+    scan or the event ranges of a region, the direct look or the contact lists for groups); the
+    tests set them to 0 and to a large number to check each way alone.
     """
     n = board.shape[0]
     all_alive = True
@@ -645,6 +781,7 @@ def analyse_structure(board, side, ban, single, st, on_board, neighbours, degree
     # built when first needed: the regions of each group; low-links of the regions searched so far
     group_start = np.empty(0, dtype=np.int32)
     group_regions = group_start
+    lists = contact_lists_room(st)  # filled for large groups only
     disc = group_start
     low, parent, size, next_nb, stack, visit = disc, disc, disc, disc, disc, disc
     member = np.empty(0, dtype=np.bool_)
@@ -685,13 +822,17 @@ def analyse_structure(board, side, ban, single, st, on_board, neighbours, degree
                 mask[p] = True  # a friend in r - p shares a part with G, or G extends a living group
                 legal += 1
                 continue
-            if n_friends >= 2 or dependent[r] > 0:
-                if group_start.shape[0] == 0:
-                    group_start, group_regions = regions_per_group(st)
-            if n_friends >= 2 and joined_groups_live(st, me, r, friends, n_friends, group_start, group_regions):
-                mask[p] = True
-                legal += 1
-                continue
+            # from here the friends next to p are all the friends next to r (none for a lone stone)
+            if (n_friends >= 2 or dependent[r] > 0) and group_start.shape[0] == 0:
+                group_start, group_regions = regions_per_group(st)
+            if n_friends >= 2:
+                lives = joined_groups_live(st, me, r, friends, n_friends, group_start, group_regions, direct_work)
+                if lives < 0:  # large groups
+                    lives = joined_groups_live_listed(st, me, friends, n_friends, lists)
+                if lives:
+                    mask[p] = True
+                    legal += 1
+                    continue
             if dependent[r] == 0:
                 continue  # G is dead and captures nothing
             if disc.shape[0] == 0:
@@ -712,8 +853,12 @@ def analyse_structure(board, side, ban, single, st, on_board, neighbours, degree
                                        dying)
             if n_dying == 0 or (ban and incursion and n_dying == 1):
                 continue  # no capture, or a banned minimal incursion
-            if captures_revive(board, me, r, friends, n_friends, st, dying, n_dying, group_start, group_regions,
-                               neighbours, degree):
+            revives = captures_revive(board, me, r, friends, n_friends, st, dying, n_dying, group_start, group_regions,
+                                      neighbours, degree, direct_work)
+            if revives < 0:  # large groups
+                revives = captures_revive_listed(board, me, friends, n_friends, st, dying, n_dying, lists, neighbours,
+                                                 degree)
+            if revives:
                 mask[p] = True
                 legal += 1
     return all_alive, legal, simulated
@@ -721,10 +866,11 @@ def analyse_structure(board, side, ban, single, st, on_board, neighbours, degree
 
 @njit(cache=True)
 def analyse_asli(board, side, ban, single, on_board, neighbours, degree, mask, owner, danger,
-                 small_region=SMALL_REGION):
-    """:func:`analyse_structure` of ``board``, labelled here (``small_region`` as there)."""
+                 small_region=SMALL_REGION, direct_work=DIRECT_WORK):
+    """:func:`analyse_structure` of ``board``, labelled here (``small_region``, ``direct_work`` as
+    there)."""
     return analyse_structure(board, side, ban, single, asli_structure(board, on_board, neighbours, degree),
-                             on_board, neighbours, degree, mask, owner, danger, small_region)
+                             on_board, neighbours, degree, mask, owner, danger, small_region, direct_work)
 
 
 @njit(cache=True)
