@@ -924,7 +924,7 @@ def compute_mask(board, mask, owner, danger, s, on_board, neighbours, degree):
                         on_board, neighbours, degree)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def mask_from_structure(board, mask, owner, danger, s, structure, on_board, neighbours, degree):
     """:func:`compute_mask` with the board's :func:`asli_structure` already labelled."""
     n = board.shape[0]
@@ -946,7 +946,7 @@ def mask_from_structure(board, mask, owner, danger, s, structure, on_board, neig
     mask[n] = s[PENDING] < 0 and s[PRISON_BLACK + 1 - side] > 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _end_turn(board, mask, owner, danger, s, seen, side, minimal, placement, structure, keys, side_key, on_board,
               neighbours, degree):
     s[LAST_MINIMAL] = minimal
