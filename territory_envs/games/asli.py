@@ -37,8 +37,8 @@ region; a large region is searched once and its contacts with enemy groups liste
 order, after which each point takes constant time (:func:`dying_by_ranges`). Whether a joining or
 dying group touches another friendly group is looked at directly for small groups (up to
 ``DIRECT_WORK`` regions and stones) and through lists made once per position for large ones
-(:func:`fill_contact_lists`). First turns are simulated. Tests compare the mask with the reference engine at every step of random
-games, and with simulating every point.
+(:func:`fill_contact_lists`). First turns are simulated. Tests compare the mask with the reference
+engine at every step of random games, and with simulating every point.
 """
 from __future__ import annotations
 
@@ -591,10 +591,8 @@ def fill_contact_lists(lists, st, me):
         lists[near, 0] = 0
         first, last = st.pair_start[r], st.pair_start[r + 1]
         for j in range(first, last):
-            g = st.pair_group[j]
-            if st.colour[g] == me + 1 and lists[near, 0] < CONTACTS:
-                lists[near, 0] += 1
-                lists[near, lists[near, 0]] = g
+            if st.colour[st.pair_group[j]] == me + 1:
+                add_contact(lists, near, st.pair_group[j])
         if lists[near, 0] < 2:
             continue  # its one friend is listed already
         for j in range(first, last):
@@ -606,7 +604,7 @@ def fill_contact_lists(lists, st, me):
 
 @njit(cache=True)
 def add_contact(lists, row, f):
-    """Put friendly group ``f`` in list ``row`` unless it is there or the list is full."""
+    """Put group ``f`` in list ``row`` unless it is there or the list is full."""
     k = lists[row, 0]
     if k == CONTACTS:
         return
