@@ -888,19 +888,21 @@ def asli_planes(board, owner, danger, mask, observer, legal_for_observer, own_pr
     """Fill the observation ``out`` (H, W, 14) for side ``observer`` (see PLANES)."""
     height, width = out.shape[0], out.shape[1]
     own = observer + 1
+    opponent = 2 - observer  # a colour, and the owner code of its territories
+    # bitwise, not ``and``: short-circuit branches on random boards mispredict
     for r in range(height):
         for c in range(width):
             i = r * width + c
             b = board[i]
             out[r, c, 0] = b == own
-            out[r, c, 1] = b != EMPTY and b != own
+            out[r, c, 1] = b == opponent
             out[r, c, 2] = b == EMPTY
             out[r, c, 3] = 1
             out[r, c, 4] = owner[i] == own
-            out[r, c, 5] = owner[i] != NOBODY and owner[i] != own
-            out[r, c, 6] = b == own and danger[i]
-            out[r, c, 7] = b != EMPTY and b != own and danger[i]
-            out[r, c, 8] = legal_for_observer and mask[i]
+            out[r, c, 5] = owner[i] == opponent
+            out[r, c, 6] = (b == own) & danger[i]
+            out[r, c, 7] = (b == opponent) & danger[i]
+            out[r, c, 8] = legal_for_observer & (mask[i] != 0)
             out[r, c, 9] = own_prisoners
             out[r, c, 10] = opponent_prisoners
             out[r, c, 11] = ban

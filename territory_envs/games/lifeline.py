@@ -757,18 +757,21 @@ def lifeline_planes(board, alive_cell, links, on_board, mask, observer, legal_fo
     index in PIES."""
     height, width = out.shape[0], out.shape[1]
     own = observer + 1
+    opponent = 2 - observer
+    # bitwise, not ``and``: short-circuit branches on random boards mispredict (a third of the cost)
     for r in range(height):
         for c in range(width):
             i = r * width + c
             b = board[i]
+            alive = alive_cell[i]
             out[r, c, 0] = b == own
-            out[r, c, 1] = b != EMPTY and b != own
-            out[r, c, 2] = on_board[i] and b == EMPTY
+            out[r, c, 1] = b == opponent
+            out[r, c, 2] = on_board[i] & (b == EMPTY)
             out[r, c, 3] = on_board[i]
-            out[r, c, 4] = b == own and alive_cell[i]
-            out[r, c, 5] = b != EMPTY and b != own and alive_cell[i]
+            out[r, c, 4] = (b == own) & alive
+            out[r, c, 5] = (b == opponent) & alive
             out[r, c, 6] = (links[i] >> observer) & 1
-            out[r, c, 7] = legal_for_observer and mask[i]
+            out[r, c, 7] = legal_for_observer & (mask[i] != 0)
             out[r, c, 8] = second_stone
             out[r, c, 9] = swap
             out[r, c, 10] = pie == 1

@@ -185,6 +185,8 @@ def lin_planes(board, alive, mask, observer, legal_for_observer, komi_plane, out
     """Fill the observation ``out`` (H, W, 10) int8 for side ``observer`` (see PLANES)."""
     height, width = out.shape[0], out.shape[1]
     own = observer + 1
+    opponent = 2 - observer
+    # bitwise, not ``and``: short-circuit branches on random boards mispredict
     for r in range(height):
         for c in range(width):
             i = r * width + c
@@ -192,13 +194,13 @@ def lin_planes(board, alive, mask, observer, legal_for_observer, komi_plane, out
             a_own = alive[observer, i]
             a_opp = alive[1 - observer, i]
             out[r, c, 0] = b == own
-            out[r, c, 1] = b != EMPTY and b != own
+            out[r, c, 1] = b == opponent
             out[r, c, 2] = b == EMPTY
             out[r, c, 3] = 1
             out[r, c, 4] = a_own
             out[r, c, 5] = a_opp
-            out[r, c, 6] = a_own and a_opp
-            out[r, c, 7] = legal_for_observer and mask[i]
+            out[r, c, 6] = a_own & a_opp
+            out[r, c, 7] = legal_for_observer & (mask[i] != 0)
             out[r, c, 8] = observer
             out[r, c, 9] = komi_plane
 

@@ -543,7 +543,7 @@ def linage_planes(board, kind, on_h, on_v, mask, observer, legal_for_observer, k
             out[r, c, 5] = kind[i] == FREE
             out[r, c, 6] = on_h[i]
             out[r, c, 7] = on_v[i]
-            out[r, c, 8] = legal_for_observer and mask[i]
+            out[r, c, 8] = legal_for_observer & (mask[i] != 0)  # bitwise: no branch to mispredict
             out[r, c, 9] = observer
             out[r, c, 10] = komi_plane
             out[r, c, 11] = passed
