@@ -688,15 +688,25 @@ def relink(board, p, memo, links, neighbours, degree, cells, joined):
 @njit(cache=True)
 def turn_changes_board(start, side, first, second, removal, on_board, neighbours, degree):
     """Would placing ``first`` (and ``second`` if >= 0) from the board ``start``, then removing,
-    leave a board different from ``start``?"""
+    leave a board different from ``start``?
+
+    One liveness of the board with the stones placed decides, without removing anything: a dead
+    enemy group is removed from cells that held its stones at the start, so the board changes;
+    otherwise the friendly groups are judged on that same board, and the board changes iff a placed
+    stone lives or a stone of the start dies."""
+    if not removal:
+        return True  # the placed stone stays
+    mover = side + 1
     board = start.copy()
-    board[first] = side + 1
+    board[first] = mover
     if second >= 0:
-        board[second] = side + 1
-    if removal:
-        settle(board, side, on_board, neighbours, degree)
+        board[second] = mover
+    labels, count, alive, reach = liveness(board, on_board, neighbours, degree)
     for i in range(board.shape[0]):
-        if board[i] != start[i]:
+        if board[i] != EMPTY and board[i] != mover and not alive[labels[i]]:
+            return True
+    for i in range(board.shape[0]):
+        if board[i] == mover and alive[labels[i]] == (start[i] == EMPTY):  # placed and lives, or old and dies
             return True
     return False
 
