@@ -746,16 +746,23 @@ def second_stone_mask(start, side, first, quick, on_board, neighbours, degree, m
     """Second stone of a double placement (``start``: the board before the first stone): legal
     iff the pair is a legal turn. With ``quick`` (the side has no other stone) a sufficient
     condition is checked first: the second stone does not touch the first and lies in a region
-    next to it; the two lone stones then share a region and live. Otherwise simulate the pair."""
+    next to it; the two lone stones then share a region and live. It is also necessary when the
+    enemy has no stone (Black's first turn): otherwise the side's one or two lone groups die and
+    nothing else can. Otherwise simulate the pair."""
     with_first = start.copy()
     with_first[first] = side + 1
     labels, near = regions_next_to(with_first, first, on_board, neighbours, degree)
+    enemy_stones = False
+    for i in range(start.shape[0]):
+        enemy_stones |= start[i] == 2 - side
     for p in range(start.shape[0]):
         mask[p] = False
         if p == first or not on_board[p] or start[p] != EMPTY:
             continue
         if quick and near[labels[p]] and not adjacent(p, first, neighbours, degree):
             mask[p] = True
+        elif quick and not enemy_stones:
+            mask[p] = False
         else:
             mask[p] = turn_changes_board(start, side, first, p, True, on_board, neighbours, degree)
 
