@@ -6,6 +6,9 @@
 Uniform random play with a legal mask and an observation at every step. Each figure is the median
 of ``--repeats`` timed runs after a warm-up; ``cpu/wall`` (process CPU time over wall time) shows a
 disturbed run (below 1 for a single-threaded peer means the machine was busy; above 1, threads).
+The machine's speed also drifts over minutes (OpenSpiel has read 69k and 89k steps/s a quarter of
+an hour apart), so each class runs its peers, then ours, then OpenSpiel again, and ``x openspiel``
+is against the mean of OpenSpiel's two rows, whose gap shows the drift.
 
 Peers: PettingZoo ``go_v5`` (AEC env), OpenSpiel ``go`` (the observation tensor copied into a
 preallocated numpy array and a numpy mask filled from ``legal_actions()`` at every step), Pgx
@@ -151,6 +154,7 @@ def main(argv=None) -> int:
         print(f"  {label:<40}{rate_cpu[0]:>14,.0f} steps/s  cpu/wall {rate_cpu[1]:.2f}", flush=True)
 
     print("measuring (steps per second):")
+    from territory_envs.vector import _BATCHES
     for size, cls in ((9, "9x9"), (19, "19x19")):
         try:
             from pettingzoo.classic import go_v5
@@ -168,12 +172,9 @@ def main(argv=None) -> int:
                 add(f"pgx {name} cpu, vmap {batch}", cls, median_of(pgx_loop(name, batch), args.seconds, args.repeats))
         except ImportError:
             print("  (pgx/jax missing: no Pgx rows)")
-
-    from territory_envs.vector import _BATCHES
-    for cls, entries in OURS.items():
-        for game, options in entries:
-            size = options["board_size"]
-            label = f"{game} {'side ' + str(size) if game == 'lifeline' else f'{size}x{size}'}"
+        for game, options in OURS[cls]:
+            board = options["board_size"]
+            label = f"{game} {'side ' + str(board) if game == 'lifeline' else f'{board}x{board}'}"
             module = __import__(f"territory_envs.{game}_v0", fromlist=["env"])
             add(f"{label} env()", cls, _aec_median(lambda: module.env(**options), args))
             g = territory_envs.make_game(game, **options)
@@ -182,17 +183,25 @@ def main(argv=None) -> int:
                 for batch in (256, 1024, 4096):
                     loop = vector_loop(game, batch, options, args.numpy_draw)
                     add(f"{label} vector {batch}", cls, median_of(loop, args.seconds, args.repeats))
+        try:  # the machine's speed drifts over minutes: OpenSpiel again, after our rows
+            add(f"openspiel go {size}x{size}, again", cls, median_of(openspiel_loop(size), args.seconds, args.repeats))
+        except ImportError:
+            pass
 
     def best(prefix, cls):
         found = [r for r in rows if r["row"].startswith(prefix) and r["class"] == cls]
         return max(found, key=lambda r: r["steps_per_s"]) if found else None
+
+    def openspiel_mean(cls):  # the mean of the runs before and after our rows
+        found = [r["steps_per_s"] for r in rows if r["row"].startswith("openspiel") and r["class"] == cls]
+        return {"steps_per_s": statistics.mean(found)} if found else None
 
     print(f"\n{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
           f"median of {args.repeats} x {args.seconds:g} s\n")
     header = f"{'row':<40}{'steps/s':>14}{'x openspiel':>13}{'x pgx best':>12}{'x pz go':>10}{'cpu/wall':>10}"
     print(header)
     for cls in ("9x9", "19x19"):
-        spiel = best("openspiel", cls)
+        spiel = openspiel_mean(cls)
         pgx_best = best("pgx", cls)
         pz = best("pettingzoo", cls)
         for r in (r for r in rows if r["class"] == cls):
