@@ -1,0 +1,157 @@
+"""Where Lifeline's step goes: the cost of each kind of turn over a game, and of the observation.
+
+    python benchmarks/lifeline_cost.py [--board-size 6] [--games 60] [--seconds 1.0] [--repeats 3]
+
+One thread, compiled loops only (no Python in the timing). The positions of ``--games`` seeded
+uniform random games are recorded with the kind of action taken from each: a first turn's first
+or second stone (Black's, White's), or a later turn (``usual``: one stone, every group alive
+before it, the incremental path of :func:`usual_turn`). For each kind, ``act`` is played once from
+every recorded position in turn (a different position each time, as in a batch, so branch
+history does not learn one position), less a loop that only copies the position; plus
+``new_game`` (a game's start) and ``observe`` (every step). Each figure is the median of
+``--repeats`` runs.
+
+The table gives, per kind: how many such actions a game has, microseconds each, microseconds per
+game, and the kind's share of a game's compiled work, which shows how much of an average step the
+first turns and the observation take.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+from numba import njit
+
+import territory_envs
+from territory_envs.games import lifeline
+
+KINDS = ("first stone, Black", "second stone, Black", "first stone, White", "second stone, White", "usual turn")
+
+
+def kind_of(s):
+    side = int(s[lifeline.TO_MOVE])
+    if s[lifeline.PENDING] >= 0:
+        return 1 if side == 0 else 3
+    if s[lifeline.FIRST_BLACK + side] == 0:
+        return 0 if side == 0 else 2
+    return 4
+
+
+def recorded_positions(game, games, seed):
+    """Every position of ``games`` seeded random games: the state arrays, stacked, the action
+    taken and its kind (index in KINDS; -1 for a swap or a komi spend, not timed)."""
+    rng = np.random.default_rng(seed)
+    rows = {name: [] for name in ("board", "mask", "alive_cell", "links", "memo", "s")}
+    actions, kinds = [], []
+    for _ in range(games):
+        state = game.new_state()
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            action = int(legal[rng.integers(len(legal))])
+            for name, values in rows.items():
+                values.append(getattr(state, name).copy())
+            actions.append(action)
+            kinds.append(kind_of(state.s) if action < game.num_cells else -1)
+            state.apply(action)
+    return ({name: np.array(values) for name, values in rows.items()}, np.array(actions, dtype=np.int64),
+            np.array(kinds))
+
+
+@njit
+def act_loop(passes, play, board, mask, alive_cell, links, memo, s, actions, pie, on_board, neighbours, degree):
+    """Copy each position into scratch arrays and, with ``play``, act from it."""
+    b, m, a, li, me, sc = board[0].copy(), mask[0].copy(), alive_cell[0].copy(), links[0].copy(), memo[0].copy(), \
+        s[0].copy()
+    for _ in range(passes):
+        for i in range(board.shape[0]):
+            b[:] = board[i]
+            m[:] = mask[i]
+            a[:] = alive_cell[i]
+            li[:] = links[i]
+            me[:] = memo[i]
+            sc[:] = s[i]
+            if play:
+                lifeline.act(b, m, a, li, me, sc, actions[i], pie, on_board, neighbours, degree)
+    return b[0]
+
+
+@njit
+def observe_loop(passes, board, mask, alive_cell, links, s, pie, points, on_board, out):
+    for _ in range(passes):
+        for i in range(board.shape[0]):
+            lifeline.observe(board[i], mask[i], alive_cell[i], links[i], s[i], s[i, lifeline.TO_MOVE], pie, points,
+                             on_board, out)
+    return out[0, 0, 0]
+
+
+@njit
+def new_game_loop(count, board, mask, alive_cell, links, memo, s, pie, komi, on_board, neighbours, degree):
+    for _ in range(count):
+        lifeline.new_game(board, mask, alive_cell, links, memo, s, pie, komi, on_board, neighbours, degree)
+    return mask[0]
+
+
+def per_item_us(run, items, seconds, repeats):
+    """Median over ``repeats`` of the microseconds per item of ``run(passes)``, which handles
+    ``items`` items per pass, with the number of passes sized to last about ``seconds``."""
+    run(1)  # compile
+    start = time.perf_counter()
+    run(1)
+    passes = max(1, int(seconds / max(time.perf_counter() - start, 1e-9)))
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run(passes)
+        times.append((time.perf_counter() - start) / (passes * items) * 1e6)
+    return statistics.median(times)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--board-size", type=int, default=6)
+    parser.add_argument("--games", type=int, default=60)
+    parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args(argv)
+    game = territory_envs.make_game("lifeline", board_size=args.board_size)
+    geometry = game.kernel_args
+    pie = game.pie_index
+    rows, actions, kinds = recorded_positions(game, args.games, seed=0)
+    print(f"Lifeline side {args.board_size}, {args.games} random games, {len(actions) / args.games:.1f} "
+          f"actions a game; one thread\n")
+    table = []
+    for k, name in enumerate(KINDS):
+        pick = np.flatnonzero(kinds == k)
+        if len(pick) == 0:
+            continue
+        arrays = [rows[key][pick] for key in ("board", "mask", "alive_cell", "links", "memo", "s")]
+
+        def run(passes, play):
+            return act_loop(passes, play, *arrays, actions[pick], pie, *geometry)
+        cost = (per_item_us(lambda p: run(p, True), len(pick), args.seconds, args.repeats)
+                - per_item_us(lambda p: run(p, False), len(pick), args.seconds, args.repeats))
+        table.append((f"act: {name}", len(pick) / args.games, cost))
+    state = game.new_state()
+    start_arrays = (state.board, state.mask, state.alive_cell, state.links, state.memo, state.s.copy())
+    table.append(("new_game", 1.0, per_item_us(
+        lambda p: new_game_loop(p, *start_arrays, pie, game.options["komi"], *geometry), 1, args.seconds,
+        args.repeats)))
+    out = np.zeros(game.obs_shape, dtype=np.int8)
+    table.append(("observe", len(actions) / args.games, per_item_us(
+        lambda p: observe_loop(p, rows["board"], rows["mask"], rows["alive_cell"], rows["links"], rows["s"], pie,
+                               game.geometry.num_points, geometry[0], out), len(actions), args.seconds,
+        args.repeats)))
+    total = sum(count * us for _, count, us in table)
+    print("| what | per game | us each | us per game | share |")
+    print("|---|---|---|---|---|")
+    for name, count, us in table:
+        print(f"| {name} | {count:.1f} | {us:.2f} | {count * us:.1f} | {100 * count * us / total:.0f}% |")
+    print(f"| all | | | {total:.1f} | 100% |")
+    print(f"\nper step of a game: {total / (len(actions) / args.games):.2f} us")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
