@@ -9,7 +9,7 @@ before it, the incremental path of :func:`usual_turn`). For each kind, ``act`` i
 every recorded position in turn (a different position each time, as in a batch, so branch
 history does not learn one position), less a loop that only copies the position; plus
 ``new_game`` (a game's start) and ``observe`` (every step). Each figure is the median of
-``--repeats`` runs.
+``--repeats`` runs, each as many calls as fill ``--seconds``.
 
 The table gives, per kind: how many such actions a game has, microseconds each, microseconds per
 game, and the kind's share of a game's compiled work, which shows how much of an average step the
@@ -18,15 +18,19 @@ first turns and the observation take.
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
+import os
+import sys
 
 import numpy as np
 from numba import njit
 
-import territory_envs
-from territory_envs.games import lifeline
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+import territory_envs  # noqa: E402
+from benchmarks.asli_cost import median_us  # noqa: E402
+from territory_envs.games import lifeline  # noqa: E402
+
+PASSES = 20  # over the recorded positions, per timed call
 KINDS = ("first stone, Black", "second stone, Black", "first stone, White", "second stone, White", "usual turn")
 
 
@@ -93,21 +97,6 @@ def new_game_loop(count, board, mask, alive_cell, links, memo, s, pie, komi, on_
     return mask[0]
 
 
-def per_item_us(run, items, seconds, repeats):
-    """Median over ``repeats`` of the microseconds per item of ``run(passes)``, which handles
-    ``items`` items per pass, with the number of passes sized to last about ``seconds``."""
-    run(1)  # compile
-    start = time.perf_counter()
-    run(1)
-    passes = max(1, int(seconds / max(time.perf_counter() - start, 1e-9)))
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run(passes)
-        times.append((time.perf_counter() - start) / (passes * items) * 1e6)
-    return statistics.median(times)
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--board-size", type=int, default=6)
@@ -128,20 +117,20 @@ def main(argv=None) -> int:
             continue
         arrays = [rows[key][pick] for key in ("board", "mask", "alive_cell", "links", "memo", "s")]
 
-        def run(passes, play):
-            return act_loop(passes, play, *arrays, actions[pick], pie, *geometry)
-        cost = (per_item_us(lambda p: run(p, True), len(pick), args.seconds, args.repeats)
-                - per_item_us(lambda p: run(p, False), len(pick), args.seconds, args.repeats))
+        def run(play):
+            return lambda: act_loop(PASSES, play, *arrays, actions[pick], pie, *geometry)
+        cost = (median_us(run(True), PASSES * len(pick), args.seconds, args.repeats)
+                - median_us(run(False), PASSES * len(pick), args.seconds, args.repeats))
         table.append((f"act: {name}", len(pick) / args.games, cost))
     state = game.new_state()
     start_arrays = (state.board, state.mask, state.alive_cell, state.links, state.memo, state.s.copy())
-    table.append(("new_game", 1.0, per_item_us(
-        lambda p: new_game_loop(p, *start_arrays, pie, game.options["komi"], *geometry), 1, args.seconds,
+    table.append(("new_game", 1.0, median_us(
+        lambda: new_game_loop(1000, *start_arrays, pie, game.options["komi"], *geometry), 1000, args.seconds,
         args.repeats)))
     out = np.zeros(game.obs_shape, dtype=np.int8)
-    table.append(("observe", len(actions) / args.games, per_item_us(
-        lambda p: observe_loop(p, rows["board"], rows["mask"], rows["alive_cell"], rows["links"], rows["s"], pie,
-                               game.geometry.num_points, geometry[0], out), len(actions), args.seconds,
+    table.append(("observe", len(actions) / args.games, median_us(
+        lambda: observe_loop(PASSES, rows["board"], rows["mask"], rows["alive_cell"], rows["links"], rows["s"], pie,
+                             game.geometry.num_points, geometry[0], out), PASSES * len(actions), args.seconds,
         args.repeats)))
     total = sum(count * us for _, count, us in table)
     print("| what | per game | us each | us per game | share |")
