@@ -11,9 +11,11 @@ history does not learn one position), less a loop that only copies the position;
 ``new_game`` (a game's start) and ``observe`` (every step). Each figure is the median of
 ``--repeats`` runs, each as many calls as fill ``--seconds``.
 
-The table gives, per kind: how many such actions a game has, microseconds each, microseconds per
-game, and the kind's share of a game's compiled work, which shows how much of an average step the
-first turns and the observation take.
+The first table gives, per kind: how many such actions a game has, microseconds each, microseconds
+per game, and the kind's share of a game's compiled work, which shows how much of an average step
+the first turns and the observation take. The second splits the usual turn by what it does
+(:func:`usual_case`): the stone's empty neighbours in several arcs (the region may split), the
+stone joining two or more groups, a group removed.
 """
 from __future__ import annotations
 
@@ -43,12 +45,34 @@ def kind_of(s):
     return 4
 
 
+def usual_case(game, board, memo, side, p):
+    """What a usual turn on ``p`` does, as :func:`usual_turn` branches: whether p's empty
+    neighbours form several arcs round it (the region may split: ``arcs_rejoin`` or a flood of
+    the parts), whether the stone joins two or more friendly groups (``join_friends`` walks the
+    joined stones); whether a group dies (``remove_dead_groups``) the caller knows."""
+    n = game.num_cells
+    neighbours, degree = game.kernel_args[1:]
+    ring = np.full(6, -1, dtype=np.int32)
+    lifeline.ring_of(p, game.geometry.width, neighbours, degree, ring)
+    friends, arcs = set(), 0
+    for k in range(6):
+        x, before = ring[k], ring[(k + 5) % 6]
+        if x < 0:
+            continue
+        if board[x] == lifeline.EMPTY:
+            arcs += not (before >= 0 and board[before] == lifeline.EMPTY)
+        elif board[x] == side + 1:
+            friends.add(int(memo[lifeline.GROUP * n + x]))
+    return arcs > 1, len(friends) >= 2
+
+
 def recorded_positions(game, games, seed):
     """Every position of ``games`` seeded random games: the state arrays, stacked, the action
-    taken and its kind (index in KINDS; -1 for a swap or a komi spend, not timed)."""
+    taken, its kind (index in KINDS; -1 for a swap or a komi spend, not timed) and whether it
+    removed stones."""
     rng = np.random.default_rng(seed)
     rows = {name: [] for name in ("board", "mask", "alive_cell", "links", "memo", "s")}
-    actions, kinds = [], []
+    actions, kinds, removed = [], [], []
     for _ in range(games):
         state = game.new_state()
         while not state.is_terminal():
@@ -58,9 +82,11 @@ def recorded_positions(game, games, seed):
                 values.append(getattr(state, name).copy())
             actions.append(action)
             kinds.append(kind_of(state.s) if action < game.num_cells else -1)
+            stones = np.count_nonzero(state.board)
             state.apply(action)
+            removed.append(np.count_nonzero(state.board) < stones + (action < game.num_cells))
     return ({name: np.array(values) for name, values in rows.items()}, np.array(actions, dtype=np.int64),
-            np.array(kinds))
+            np.array(kinds), np.array(removed))
 
 
 @njit
@@ -107,21 +133,22 @@ def main(argv=None) -> int:
     game = territory_envs.make_game("lifeline", board_size=args.board_size)
     geometry = game.kernel_args
     pie = game.pie_index
-    rows, actions, kinds = recorded_positions(game, args.games, seed=0)
+    rows, actions, kinds, removed = recorded_positions(game, args.games, seed=0)
     print(f"Lifeline side {args.board_size}, {args.games} random games, {len(actions) / args.games:.1f} "
           f"actions a game; one thread\n")
-    table = []
-    for k, name in enumerate(KINDS):
-        pick = np.flatnonzero(kinds == k)
-        if len(pick) == 0:
-            continue
+
+    def act_us(pick):  # act from each of the positions ``pick``, less the copying
         arrays = [rows[key][pick] for key in ("board", "mask", "alive_cell", "links", "memo", "s")]
 
         def run(play):
             return lambda: act_loop(PASSES, play, *arrays, actions[pick], pie, *geometry)
-        cost = (median_us(run(True), PASSES * len(pick), args.seconds, args.repeats)
+        return (median_us(run(True), PASSES * len(pick), args.seconds, args.repeats)
                 - median_us(run(False), PASSES * len(pick), args.seconds, args.repeats))
-        table.append((f"act: {name}", len(pick) / args.games, cost))
+    table = []
+    for k, name in enumerate(KINDS):
+        pick = np.flatnonzero(kinds == k)
+        if len(pick):
+            table.append((f"act: {name}", len(pick) / args.games, act_us(pick)))
     state = game.new_state()
     start_arrays = (state.board, state.mask, state.alive_cell, state.links, state.memo, state.s.copy())
     table.append(("new_game", 1.0, median_us(
@@ -139,6 +166,19 @@ def main(argv=None) -> int:
         print(f"| {name} | {count:.1f} | {us:.2f} | {count * us:.1f} | {100 * count * us / total:.0f}% |")
     print(f"| all | | | {total:.1f} | 100% |")
     print(f"\nper step of a game: {total / (len(actions) / args.games):.2f} us")
+
+    usual = np.flatnonzero(kinds == 4)
+    cases = {}
+    for i in usual:
+        split, join = usual_case(game, rows["board"][i], rows["memo"][i], int(rows["s"][i][lifeline.TO_MOVE]),
+                                 int(actions[i]))
+        cases.setdefault((split, join, bool(removed[i])), []).append(i)
+    print("\nthe usual turn by what it does:\n")
+    print("| several arcs round the stone | joins 2+ groups | removes | share of usual turns | us each |")
+    print("|---|---|---|---|---|")
+    for (split, join, gone), pick in sorted(cases.items(), key=lambda item: -len(item[1])):
+        print(f"| {'yes' if split else 'no'} | {'yes' if join else 'no'} | {'yes' if gone else 'no'} | "
+              f"{100 * len(pick) / len(usual):.1f}% | {act_us(np.array(pick)):.2f} |")
     return 0
 
 
