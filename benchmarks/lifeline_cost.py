@@ -37,6 +37,7 @@ KINDS = ("first stone, Black", "second stone, Black", "first stone, White", "sec
 
 
 def kind_of(s):
+    """The kind (index in KINDS) of a placement from a position with scalars ``s``."""
     side = int(s[lifeline.TO_MOVE])
     if s[lifeline.PENDING] >= 0:
         return 1 if side == 0 else 3

@@ -39,6 +39,20 @@ def test_second_stone_may_not_touch_the_first(first, neighbours):
     assert s.observation(0)[0, 0, 8] == 1  # the second-stone plane
 
 
+def test_second_stone_may_touch_the_first_when_the_pair_removes_an_enemy_group():
+    # a loaded position: White's first turn, its first stone on c3, and a lone black stone on a1,
+    # dead. Any second stone removes a1 (enemy groups go first), so the board changes even where
+    # the pair then dies as White's only group: the stones next to c3 are legal too.
+    c3 = make_game("lifeline", board_size=3).geometry.from_notation("c3")
+    s = lifeline_position(3, black=["a1"], white=["c3"], to_move="white", first_turn_done=[True, False],
+                          pending=c3)
+    geo = s.game.geometry
+    touching = geo.neighbours[c3, :geo.degree[c3]].tolist()
+    assert set(s.legal_actions().tolist()) == set(np.flatnonzero(geo.on_board).tolist()) - {c3, cell(s, "a1")}
+    s.apply(touching[0])
+    assert stone_names(s, 1) == [] and stone_names(s, 2) == []  # a1 goes, then the lone pair
+
+
 def test_white_may_swap_only_on_its_first_turn_before_its_first_stone():
     s = make_game("lifeline", board_size=5).new_state()
     s.apply(cell(s, "e5")).apply(cell(s, "b2"))

@@ -701,7 +701,7 @@ def turn_changes_board(start, side, first, second, removal, on_board, neighbours
     board[first] = mover
     if second >= 0:
         board[second] = mover
-    labels, count, alive, reach = liveness(board, on_board, neighbours, degree)
+    labels, _, alive, _ = liveness(board, on_board, neighbours, degree)
     for i in range(board.shape[0]):
         if board[i] != EMPTY and board[i] != mover and not alive[labels[i]]:
             return True
@@ -761,9 +761,7 @@ def second_stone_mask(start, side, first, quick, on_board, neighbours, degree, m
             continue
         if quick and near[labels[p]] and not adjacent(p, first, neighbours, degree):
             mask[p] = True
-        elif quick and not enemy_stones:
-            mask[p] = False
-        else:
+        elif not quick or enemy_stones:  # (quick with no enemy stone: illegal, as set above)
             mask[p] = turn_changes_board(start, side, first, p, True, on_board, neighbours, degree)
 
 
@@ -775,7 +773,7 @@ def lifeline_planes(board, alive_cell, links, on_board, mask, observer, legal_fo
     height, width = out.shape[0], out.shape[1]
     own = observer + 1
     opponent = 2 - observer
-    # bitwise, not ``and``: short-circuit branches on random boards mispredict (a third of the cost)
+    # bitwise, not ``and``: short-circuit branches on random boards mispredict
     for r in range(height):
         for c in range(width):
             i = r * width + c
