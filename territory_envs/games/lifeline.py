@@ -607,12 +607,12 @@ def link_colour(board, y, colour, memo, links, neighbours, degree):
 
 @njit(cache=True)
 def join_friends(board, p, friends, count, region, memo, neighbours, degree, cells):
-    """The stone on ``p`` joins the mover's groups labelled ``friends[:count]`` into one group,
-    labelled ``friends[0]`` (``p`` alone, life 0, if none). With two or more, the joined group's
-    life is the sum of theirs, less what each other region next to two or more of them stops
-    giving (``region``, p's, is the caller's): such a region counts them as one from now on. The
-    joined group's stones go into ``cells``; returns how many (0 when fewer than two groups join,
-    whose stones need no visit)."""
+    """The stone on ``p`` joins the mover's groups labelled ``friends[:count]`` into one group
+    (``p`` alone, life 0, if none). With two or more, the joined group's life is the sum of theirs,
+    less what each other region next to two or more of them stops giving (``region``, p's, is the
+    caller's): such a region counts them as one from now on. The joined group takes the label of
+    its largest part, whose stones keep it; the stones of the other parts go into ``cells``.
+    Returns how many (0 when fewer than two groups join: no stone changes group)."""
     n = board.shape[0]
     if count == 0:
         memo[GROUP * n + p] = p
@@ -626,10 +626,11 @@ def join_friends(board, p, friends, count, region, memo, neighbours, degree, cel
     life = 0
     for k in range(count):
         life += memo[LIFE * n + friends[k]]
-    work = np.zeros(3 * n, dtype=np.int32)
+    work = np.zeros(3 * n + 6, dtype=np.int32)
     seen = work[:n]
     bits = work[n:2 * n]  # per region label: which joined groups it touches
-    touched = work[2 * n:]
+    touched = work[2 * n:3 * n]
+    sizes = work[3 * n:]  # stones per joined group (p counts in the first)
     n_touched = 0
     cells[0] = p
     seen[p] = 1
@@ -641,6 +642,7 @@ def join_friends(board, p, friends, count, region, memo, neighbours, degree, cel
         for k in range(count):
             if friends[k] == memo[GROUP * n + x]:
                 bit = 1 << k
+                sizes[k] += 1
         for d in range(degree[x]):
             y = neighbours[x, d]
             if board[y] == EMPTY:
@@ -663,18 +665,29 @@ def join_friends(board, p, friends, count, region, memo, neighbours, degree, cel
             after = memo[colour * n + s] - groups + 1
             memo[colour * n + s] = after
             life -= groups - (after >= 2)
+    big = 0
+    for k in range(1, count):
+        if sizes[k] > sizes[big]:
+            big = k
+    label = friends[big]
+    moved = 0  # the stones that change label, compacted to the front of ``cells``
     for j in range(tail):
-        memo[GROUP * n + cells[j]] = label
+        x = cells[j]
+        if memo[GROUP * n + x] != label:
+            memo[GROUP * n + x] = label
+            cells[moved] = x
+            moved += 1
     memo[LIFE * n + label] = life
-    return tail
+    return moved
 
 
 @njit(cache=True)
 def relink(board, p, memo, links, neighbours, degree, cells, joined):
     """``links`` after the stone on ``p``: only the mover's bit changes (the enemy's groups are the
-    same), next to p and, when groups joined, next to the ``joined`` stones of ``cells``, where a
-    joined group counts once: there a bit can only be lost, so only cells that have it are looked
-    at."""
+    same), next to p and, when groups joined, next to the ``joined`` stones of ``cells`` (those of
+    every joined group but the largest), where a joined group counts once: there a bit can only be
+    lost, so only cells that have it are looked at. A cell that loses it touched two of the joined
+    groups, so one besides the largest: its stones are enough."""
     colour = board[p]
     links[p] = 0  # a stone's cell has none
     for j in range(-1, joined):
