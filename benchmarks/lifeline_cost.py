@@ -51,20 +51,11 @@ def usual_case(game, board, memo, side, p):
     neighbours form several arcs round it (the region may split: ``arcs_rejoin`` or a flood of
     the parts), whether the stone joins two or more friendly groups (``join_friends`` walks the
     joined stones); whether a group dies (``remove_dead_groups``) the caller knows."""
-    n = game.num_cells
     neighbours, degree = game.kernel_args[1:]
     ring = np.full(6, -1, dtype=np.int32)
     lifeline.ring_of(p, game.geometry.width, neighbours, degree, ring)
-    friends, arcs = set(), 0
-    for k in range(6):
-        x, before = ring[k], ring[(k + 5) % 6]
-        if x < 0:
-            continue
-        if board[x] == lifeline.EMPTY:
-            arcs += not (before >= 0 and board[before] == lifeline.EMPTY)
-        elif board[x] == side + 1:
-            friends.add(int(memo[lifeline.GROUP * n + x]))
-    return arcs > 1, len(friends) >= 2
+    friends, _, arcs, _ = lifeline.round_the_stone(board, side + 1, ring, memo, np.zeros(12, dtype=np.int32))
+    return arcs > 1, friends >= 2
 
 
 def recorded_positions(game, games, seed):

@@ -211,6 +211,38 @@ def ring_of(p, width, neighbours, degree, ring):
             ring[5] = nb
 
 
+@njit(cache=True, inline='always')
+def round_the_stone(board, mover, ring, memo, near):
+    """What lies round an empty cell with neighbours ``ring`` (see :func:`ring_of`) for a stone of
+    colour ``mover``: the distinct groups next to it into ``near`` (the mover's from 0, the
+    enemy's from 6). Returns ``(friends, enemies, arcs, empties)``: how many of each kind of group,
+    how many arcs of empty neighbours and how many empty neighbours."""
+    n = board.shape[0]
+    friends = 0
+    enemies = 0
+    arcs = 0
+    empties = 0
+    for k in range(6):
+        x = ring[k]
+        if x < 0:
+            continue
+        before = ring[(k + 5) % 6]
+        if board[x] == EMPTY:
+            empties += 1
+            arcs += not (before >= 0 and board[before] == EMPTY)
+            continue
+        g = memo[GROUP * n + x]
+        if board[x] == mover:
+            if not is_listed(g, near, friends):
+                near[friends] = g
+                friends += 1
+        else:
+            if not is_listed(g, near[6:], enemies):
+                near[6 + enemies] = g
+                enemies += 1
+    return friends, enemies, arcs, empties
+
+
 @njit(cache=True)
 def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree):
     """The usual turn, incrementally: ``side`` places on ``p`` with removal on, a single stone and
@@ -237,30 +269,8 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
     ring = work[0:6]
     ring_of(p, width, neighbours, degree, ring)
     near = work[6:18]  # labels of the groups next to p: the mover's, then the enemy's
-    friends = 0
-    enemies = 0
-    arcs = 0
-    empties = 0
+    friends, enemies, arcs, empties = round_the_stone(board, mover, ring, memo, near)
     one_part = True  # so far, every enemy group next to p touches an empty neighbour of p
-    for k in range(6):
-        x = ring[k]
-        if x < 0:
-            continue
-        before = ring[(k + 5) % 6]
-        before_empty = before >= 0 and board[before] == EMPTY
-        if board[x] == EMPTY:
-            empties += 1
-            arcs += not before_empty
-            continue
-        g = memo[GROUP * n + x]
-        if board[x] == mover:
-            if not is_listed(g, near, friends):
-                near[friends] = g
-                friends += 1
-        else:
-            if not is_listed(g, near[6:], enemies):
-                near[6 + enemies] = g
-                enemies += 1
     for k in range(6):  # an enemy group touches an arc if one of its stones next to p does
         x = ring[k]
         if x >= 0 and board[x] == enemy:
@@ -716,10 +726,12 @@ def turn_changes_board(start, side, first, second, removal, on_board, neighbours
         board[second] = mover
     labels, _, alive, _ = liveness(board, on_board, neighbours, degree)
     for i in range(board.shape[0]):
-        if board[i] != EMPTY and board[i] != mover and not alive[labels[i]]:
+        if board[i] == EMPTY:
+            continue
+        lives = alive[labels[i]]
+        if board[i] != mover and not lives:  # a dead enemy group goes
             return True
-    for i in range(board.shape[0]):
-        if board[i] == mover and alive[labels[i]] == (start[i] == EMPTY):  # placed and lives, or old and dies
+        if board[i] == mover and lives == (start[i] == EMPTY):  # placed and lives, or old and dies
             return True
     return False
 
