@@ -14,8 +14,8 @@ history does not learn one position), less a loop that only copies the position;
 The first table gives, per kind: how many such actions a game has, microseconds each, microseconds
 per game, and the kind's share of a game's compiled work, which shows how much of an average step
 the first turns and the observation take. The second splits the usual turn by what it does
-(:func:`usual_case`): the stone's empty neighbours in several arcs (the region may split), the
-stone joining two or more groups, a group removed.
+(:func:`usual_case`): the stone's empty neighbours in several arcs between runs of one wall (the
+region may split), the stone joining two or more groups, a group removed.
 """
 from __future__ import annotations
 
@@ -48,14 +48,15 @@ def kind_of(s):
 
 def usual_case(game, board, memo, side, p):
     """What a usual turn on ``p`` does, as :func:`usual_turn` branches: whether p's empty
-    neighbours form several arcs round it (the region may split: ``arcs_rejoin`` or a flood of
-    the parts), whether the stone joins two or more friendly groups (``join_friends`` walks the
-    joined stones); whether a group dies (``remove_dead_groups``) the caller knows."""
+    neighbours form several arcs round it between runs of one wall (``walls_apart`` false: the
+    region may split, and its parts are flooded), whether the stone joins two or more friendly
+    groups (``join_friends`` walks the joined stones); whether a group dies
+    (``remove_dead_groups``) the caller knows."""
     neighbours, degree = game.kernel_args[1:]
     ring = np.full(6, -1, dtype=np.int32)
     lifeline.ring_of(p, game.geometry.width, neighbours, degree, ring)
     friends, _, arcs, _ = lifeline.round_the_stone(board, side + 1, ring, memo, np.zeros(12, dtype=np.int32))
-    return arcs > 1, friends >= 2
+    return arcs > 1 and not lifeline.walls_apart(board, ring, memo.copy()), friends >= 2
 
 
 def recorded_positions(game, games, seed):
@@ -166,7 +167,7 @@ def main(argv=None) -> int:
                                  int(actions[i]))
         cases.setdefault((split, join, bool(removed[i])), []).append(i)
     print("\nthe usual turn by what it does:\n")
-    print("| several arcs round the stone | joins 2+ groups | removes | share of usual turns | us each |")
+    print("| arcs between runs of one wall | joins 2+ groups | removes | share of usual turns | us each |")
     print("|---|---|---|---|---|")
     for (split, join, gone), pick in sorted(cases.items(), key=lambda item: -len(item[1])):
         print(f"| {'yes' if split else 'no'} | {'yes' if join else 'no'} | {'yes' if gone else 'no'} | "

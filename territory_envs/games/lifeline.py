@@ -116,17 +116,27 @@ def play_stone(board, side, cell, removal, on_board, neighbours, degree, alive_c
 
 
 # --- incremental play: the facts kept from move to move ---------------------------------------------
-# ``memo`` (int32, MEMO_BLOCKS * n) holds, in blocks of n: per cell, its region's label (-1 on stones
-# and off the board) | per region label, how many distinct black groups touch the region | how many
-# white ones | per cell, its group's label (-1 on empty cells) | per group label, how many regions
-# next to the group touch another group of its colour (the group lives iff that is positive) |
-# per cell, 1 if Black may place there by the local rule (its region touches a black group) | the
-# same for White; then how many cells each may place on. A label is one of the cells of its region
-# or group: a group keeps it while it grows, a region while it shrinks, and a region whose label
-# cell takes a stone is given another (``relabel_region``), so labels stay distinct. Colour c's
-# count block is block c
-# (``memo[c * n + region]``) and its placements block ``LIFE + c``.
-REGION, BLACK_GROUPS, WHITE_GROUPS, GROUP, LIFE, MEMO_BLOCKS = 0, 1, 2, 3, 4, 7
+# ``memo`` (int32, MEMO_BLOCKS * n + 2) holds, in blocks of n: per cell, its region's label (-1 on
+# stones and off the board) | per region label, how many distinct black groups touch the region | how
+# many white ones | per cell, its group's label (-1 on empty cells) | per group label, how many
+# regions next to the group touch another group of its colour (the group lives iff that is
+# positive) | per cell, 1 if Black may place there by the local rule (its region touches a black
+# group) | the same for White | the walls (below); then how many cells each colour may place on. A
+# label is one of the cells of its region or group: a group keeps it while it grows, a region while
+# it shrinks, and a region whose label cell takes a stone is given another (``relabel_region``), so
+# labels stay distinct. Colour c's count block is block c (``memo[c * n + region]``) and its
+# placements block ``LIFE + c``.
+#
+# The *walls* are the connected sets of stones of either colour, all that lies off the board counting
+# as one more stone (the grid's corner cell ``EXTERIOR``, off every hexhex board): a union-find, each
+# stone's entry its parent. On the hexhex board's cells (a triangular lattice, which matches itself)
+# they are the dual of the regions: a stone on p splits its region exactly when two of the runs of
+# stones round p (see ``walls_apart``) belong to one wall, closing a loop through p. They are exact
+# after ``build_memo``; a usual turn adds its stone, but a removal leaves the walls as they were
+# (the emptied cells stay in the union-find): coarser than the true ones, they may see a loop that
+# is no longer there, and the turn then floods the parts of the region, which is exact anyway.
+REGION, BLACK_GROUPS, WHITE_GROUPS, GROUP, LIFE, WALL, MEMO_BLOCKS = 0, 1, 2, 3, 4, 7, 8
+EXTERIOR = 0
 
 
 @njit(cache=True)
@@ -148,6 +158,98 @@ def clear_placeable(memo, n, cell):
     for c in (1, 2):
         memo[MEMO_BLOCKS * n + c - 1] -= memo[(LIFE + c) * n + cell]
         memo[(LIFE + c) * n + cell] = 0
+
+
+@njit(cache=True)
+def wall_of(memo, n, i):
+    """The root of the wall holding the stone ``i`` (or ``EXTERIOR``)."""
+    return find_root(memo[WALL * n:(WALL + 1) * n], i)
+
+
+@njit(cache=True)
+def build_walls(board, memo, neighbours, degree, queue):
+    """The walls of ``board`` afresh, one flood each, every stone's entry its wall's root, -1 on
+    empty cells (``queue``: scratch of the board's length)."""
+    n = board.shape[0]
+    walls = memo[WALL * n:(WALL + 1) * n]
+    walls[:] = -1
+    walls[EXTERIOR] = EXTERIOR
+    tail = 0
+    for i in range(n):  # the edge's stones first: they touch what lies off the board
+        if board[i] != EMPTY and degree[i] < 6:
+            walls[i] = EXTERIOR
+            queue[tail] = i
+            tail += 1
+    for start in range(-1, n):
+        if start >= 0:
+            if board[start] == EMPTY or walls[start] >= 0:
+                continue
+            walls[start] = start
+            queue[0] = start
+            tail = 1
+        root = walls[queue[0]] if tail > 0 else EXTERIOR
+        head = 0
+        while head < tail:
+            x = queue[head]
+            head += 1
+            for d in range(degree[x]):
+                y = neighbours[x, d]
+                if board[y] != EMPTY and walls[y] < 0:
+                    walls[y] = root
+                    queue[tail] = y
+                    tail += 1
+        tail = 0
+
+
+@njit(cache=True, inline='always')
+def join_walls(board, p, ring, memo):
+    """The stone just placed on ``p`` (ring ``ring``, see :func:`ring_of`) joins the walls of the
+    runs of stones and off-board cells round it. A run is one wall already (consecutive cells of the
+    ring touch, and a stone next to an off-board cell is on the edge), so its first cell is enough.
+    A cell emptied by a removal is still in its old wall, and stays there (its entry may be the
+    parent of others)."""
+    n = board.shape[0]
+    base = WALL * n
+    if memo[base + p] < 0:
+        memo[base + p] = p
+    root = wall_of(memo, n, p)
+    walled_in = True  # no empty neighbour: the whole ring is one run
+    for k in range(6):
+        walled_in &= not (ring[k] >= 0 and board[ring[k]] == EMPTY)
+    for k in range(6):
+        x = ring[k]
+        before = ring[(k + 5) % 6]
+        if (x < 0 or board[x] != EMPTY) and (walled_in and k == 0 or before >= 0 and board[before] == EMPTY):
+            other = wall_of(memo, n, EXTERIOR if x < 0 else x)
+            if other == root:
+                continue
+            if root == p:  # p alone so far: it hangs under the run's wall
+                memo[base + p] = root = other
+            else:
+                memo[base + other] = root
+
+
+@njit(cache=True, inline='always')
+def walls_apart(board, ring, memo):
+    """Before a stone goes on a cell with ring ``ring`` (see :func:`ring_of`) whose empty
+    neighbours form two or more arcs: is each run of stones and off-board cells between them in a
+    wall of its own? Then the arcs stay joined once the stone is placed (its region does not
+    split). Otherwise two runs are in one wall, which closes a loop through the stone if the walls
+    are exact (they may be coarser: see ``memo``)."""
+    n = board.shape[0]
+    first = second = -1  # the walls of the runs met so far (three at most)
+    for k in range(6):
+        x = ring[k]
+        before = ring[(k + 5) % 6]
+        if (x < 0 or board[x] != EMPTY) and before >= 0 and board[before] == EMPTY:  # a run begins
+            root = wall_of(memo, n, EXTERIOR if x < 0 else x)
+            if root == first or root == second:
+                return False
+            if first < 0:
+                first = root
+            else:
+                second = root
+    return True
 
 
 @njit(cache=True)
@@ -187,6 +289,7 @@ def build_memo(board, labels, count, neighbours, degree, memo):
     for i in range(n):
         if memo[REGION * n + i] >= 0:
             set_placeable(memo, n, i, memo[REGION * n + i])
+    build_walls(board, memo, neighbours, degree, region_labels)  # (region_labels: scratch now)
 
 
 @njit(cache=True)
@@ -252,7 +355,7 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
     number of the opponent's legal cells by the local rule and whether every group lives.
 
     Only R changes among the regions: it loses p and may split into parts. If p's empty neighbours
-    form one arc round it, or several arcs that a short search finds joined (:func:`arcs_rejoin`),
+    form one arc round it, or several arcs between runs of stones of distinct walls (:func:`walls_apart`),
     and every enemy group next to p still touches an arc, R - p is one region next to the same
     enemy groups and only the mover's count changes: no flood (unless it rises to 2, when R gives
     life to the one friendly group it touched, which a flood finds). Otherwise
@@ -286,10 +389,10 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
     # but the stone's (it rises from 1 to 2 when a lone stone joins R's only friend: a flood finds it)
     one_part &= mover_before >= 2 or friends > 0
     one_part &= empties > 0  # (no empty neighbour: R is p alone and goes)
-    if one_part and arcs > 1:  # several arcs: R - p is still one region if they meet round p's neighbours
-        budget = min(REJOIN_BUDGET, (7 * n - 9) // 3 - 12)  # (what ``work`` holds after 64 + n)
-        one_part = arcs_rejoin(board, p, ring, region, memo, neighbours, degree, work[64 + n:], budget)
+    if one_part and arcs > 1:  # several arcs: R - p is still one region unless p closes a wall's loop
+        one_part = walls_apart(board, ring, memo)
     board[p] = mover
+    join_walls(board, p, ring, memo)
     memo[REGION * n + p] = -1
     clear_placeable(memo, n, p)
     alive_cell[p] = True
@@ -373,91 +476,6 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
         all_alive = remove_dead_groups(board, side, memo, links, alive_cell, neighbours, degree)
     mask[:] = memo[(LIFE + enemy) * n:(LIFE + enemy + 1) * n]  # the opponent's placements
     return memo[MEMO_BLOCKS * n + enemy - 1], all_alive
-
-
-# Cells that arcs_rejoin may search before the usual turn floods R's parts instead: arcs that
-# meet do so round a stone or two, next to p.
-REJOIN_BUDGET = 32
-
-
-@njit(cache=True)
-def arcs_rejoin(board, p, ring, region, memo, neighbours, degree, work, budget):
-    """Do the arcs of p's empty neighbours (two or three) stay joined in ``R - p``? A breadth-first
-    search from every arc at once, a cell of each in turn, through R's cells (p barred). True as
-    soon as all arcs have met; False when the cells an arc reached are all searched before it meets
-    the others (R splits), or after ``budget`` cells (undecided). R's labels are left as found;
-    ``work`` holds ``3 * (budget + 12) + 9`` entries."""
-    n = board.shape[0]
-    regions = memo[REGION * n:(REGION + 1) * n]
-    segment = budget + 12  # an arc's queue: its ring cells, then what it reaches (a cell adds 5 at most)
-    head = work[0:3]
-    tail = work[3:6]
-    joined_to = work[6:9]  # union-find over the arcs
-    for a in range(3):
-        head[a] = 0
-        tail[a] = 0
-        joined_to[a] = a
-    work = work[9:]
-    start = 0  # a ring position where an arc begins
-    for k in range(6):
-        x, before = ring[k], ring[(k + 5) % 6]
-        if x >= 0 and board[x] == EMPTY and not (before >= 0 and board[before] == EMPTY):
-            start = k
-            break
-    arcs = 0
-    for j in range(6):
-        k = (start + j) % 6
-        x, before = ring[k], ring[(k + 5) % 6]
-        if x < 0 or board[x] != EMPTY:
-            continue
-        if not (before >= 0 and board[before] == EMPTY):
-            arcs += 1
-        a = arcs - 1
-        regions[x] = -10 - a
-        work[a * segment + tail[a]] = x
-        tail[a] += 1
-    regions[p] = -9  # barred
-    apart = arcs  # sets of joined arcs
-    searched = 0
-    while apart > 1 and searched < budget:
-        for a in range(arcs):
-            if head[a] == tail[a]:
-                continue
-            x = work[a * segment + head[a]]
-            head[a] += 1
-            for d in range(degree[x]):
-                y = neighbours[x, d]
-                if board[y] != EMPTY:
-                    continue
-                label = regions[y]
-                if label == region:
-                    regions[y] = -10 - a
-                    work[a * segment + tail[a]] = y
-                    tail[a] += 1
-                    searched += 1
-                elif label <= -10:
-                    ra = find_root(joined_to, a)
-                    rb = find_root(joined_to, -10 - label)
-                    if ra != rb:
-                        joined_to[rb] = ra
-                        apart -= 1
-            if searched >= budget or apart == 1:
-                break
-        closed = False  # has some set of joined arcs run out of cells apart from the others?
-        for a in range(arcs):
-            if find_root(joined_to, a) != a:
-                continue
-            pending = False
-            for b in range(arcs):
-                pending |= find_root(joined_to, b) == a and head[b] < tail[b]
-            closed |= not pending
-        if closed:
-            break
-    for a in range(arcs):
-        for j in range(tail[a]):
-            regions[work[a * segment + j]] = region
-    regions[p] = region
-    return apart == 1
 
 
 @njit(cache=True)
