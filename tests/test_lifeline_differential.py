@@ -44,6 +44,65 @@ def test_random_games_match_reference(side, games, pie, komi):
         play_and_compare(side, pie, komi, seed=1000 * side + g)
 
 
+@pytest.mark.parametrize("side", [3, 4, 5, 6])
+def test_hexhex_board_is_three_connected(side):
+    """The premise of the first turn's lemma (lifeline.py, before ``first_stone_mask``): no two
+    cells of the board cut it apart."""
+    geo = make_game("lifeline", board_size=side).geometry
+    cells = np.flatnonzero(geo.on_board).tolist()
+    for a in cells:
+        for b in cells:
+            if a < b:
+                rest = [c for c in cells if c not in (a, b)]
+                seen, todo = {rest[0]}, [rest[0]]
+                while todo:
+                    x = todo.pop()
+                    for y in geo.neighbours[x, :geo.degree[x]].tolist():
+                        if y not in (a, b) and y not in seen:
+                            seen.add(y)
+                            todo.append(y)
+                assert len(seen) == len(rest), (a, b)
+
+
+@pytest.mark.parametrize("side", [3, 4])
+def test_first_turn_masks_match_the_reference_on_loaded_positions(side):
+    """White's first turn from loaded positions: random black stones (groups alive and dead, few
+    and many, the board all but full), White with none. Both stones' legal sets equal the reference's, which searches every
+    pair; the second stone's after several first stones, legal or not next to enemy stones."""
+    from tests.positions import lifeline_position
+    game = make_game("lifeline", board_size=side)
+    geo = game.geometry
+    cells = np.flatnonzero(geo.on_board)
+    rng = np.random.default_rng(side)
+    dead_seen = legal_touching = 0
+    for _ in range(40):
+        draw = rng.random()  # one or two stones, or all but one or two cells: one group, so dead
+        count = rng.integers(1, 3) if draw < 0.3 else len(cells) - rng.integers(1, 3) if draw < 0.4 else \
+            rng.integers(3, len(cells) - 3)
+        black = rng.choice(cells, count, replace=False)
+        names = [geo.to_notation(int(i)) for i in black]
+        state = lifeline_position(side, black=names, to_move="white", first_turn_done=[True, False])
+        ref = ReferenceLifeline(side)
+        for i in cells:
+            ref.board[ref.cell_of(int(i))] = 0 if state.board[i] == 1 else None
+        ref.to_move, ref.first_turn_done, ref.swap_used = 1, {0: True, 1: False}, True
+        dead_seen += bool(ref.dead_groups_on(ref.board))
+        assert [a for a in state.legal_actions().tolist() if a < game.num_cells] == [
+            ref.action_of(c) for c in ref.legal_placements()]
+        for first in rng.permutation(state.legal_actions())[:3].tolist():
+            if first >= game.num_cells:
+                continue
+            after, ref_after = state.clone().apply(first), ref.clone()
+            ref_after.turn_start_board = dict(ref.board)
+            ref_after.board[ref.cell_of(first)] = 1
+            ref_after.pending = ref.cell_of(first)
+            legal = after.legal_actions().tolist()
+            assert legal == [ref.action_of(c) for c in ref_after.legal_placements()]
+            touching = set(geo.neighbours[first, :geo.degree[first]].tolist())
+            legal_touching += bool(touching & set(legal))
+    assert dead_seen > 3 and legal_touching > 3, (dead_seen, legal_touching)
+
+
 def test_local_rule_agrees_with_exact_simulation_on_large_boards():
     """Where every group lives, the ring argument's local rule equals exact simulation (side 9)."""
     from territory_envs.games.lifeline import analyse, exact_single_mask

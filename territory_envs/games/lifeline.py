@@ -21,9 +21,11 @@ placement on ``p`` changes the board iff p's empty region touches a friendly gro
 or shares a region with a friend and lives, and otherwise ``p`` lies in a region of enemies only,
 whose six neighbours form a ring of empty arcs joined by enemy runs (at most one run off the board),
 so every enemy group keeps a partner across the split and nothing but ``p`` can die. That is one
-region labelling, linear in the cells. Elsewhere (first-turn pairs, the turn that switches removal
-on, positions holding dead groups) the mask is computed by simulating each candidate turn exactly;
-the differential tests check both against the reference engine.
+region labelling, linear in the cells. A first turn's pair, when the side has no other stone, is
+legal iff it lives or an enemy group is dead already (a lemma, before :func:`first_stone_mask`).
+Elsewhere (the turn that switches removal on, positions holding dead groups, pairs beside other
+stones of the side) the mask is computed by simulating each candidate turn exactly; the differential
+tests check all of these against the reference engine.
 
 Play is incremental in the usual turn (removal on, one stone, every group alive before it): the
 regions, groups, the number of each colour's groups next to each region, the life of each group
@@ -41,7 +43,7 @@ from ..core.batch import after_action
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import hexhex
 from ..core.kernels import (EMPTY, adjacent, find_root, flood_listing, has_sharing_partner, is_listed, liveness,
-                             random_set_index, region_group_adjacency, regions_next_to, winner_player)
+                             random_set_index, region_group_adjacency, winner_player)
 from ..core.options import check_choice, check_int, check_number
 
 PIES = ("strong", "weak", "komi")
@@ -346,6 +348,27 @@ def round_the_stone(board, mover, ring, memo, near):
     return friends, enemies, arcs, empties
 
 
+@njit(cache=True, inline='always')
+def enemies_touch_arcs(board, enemy, ring, memo):
+    """Does every group of colour ``enemy`` next to the cell with ring ``ring`` touch one of its
+    empty neighbours (an arc)? (A group touches an arc if one of its stones next to the cell does.)
+    Then each still touches the cell's region once a stone fills the cell."""
+    n = board.shape[0]
+    every = True
+    for k in range(6):
+        x = ring[k]
+        if x >= 0 and board[x] == enemy:
+            touches = False
+            for e in range(6):
+                y = ring[e]
+                if y >= 0 and board[y] == enemy and memo[GROUP * n + y] == memo[GROUP * n + x]:
+                    for step in (5, 1):
+                        z = ring[(e + step) % 6]
+                        touches |= z >= 0 and board[z] == EMPTY
+            every &= touches
+    return every
+
+
 @njit(cache=True)
 def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree):
     """The usual turn, incrementally: ``side`` places on ``p`` with removal on, a single stone and
@@ -373,18 +396,7 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
     ring_of(p, width, neighbours, degree, ring)
     near = work[6:18]  # labels of the groups next to p: the mover's, then the enemy's
     friends, enemies, arcs, empties = round_the_stone(board, mover, ring, memo, near)
-    one_part = True  # so far, every enemy group next to p touches an empty neighbour of p
-    for k in range(6):  # an enemy group touches an arc if one of its stones next to p does
-        x = ring[k]
-        if x >= 0 and board[x] == enemy:
-            touches = False
-            for e in range(6):
-                y = ring[e]
-                if y >= 0 and board[y] == enemy and memo[GROUP * n + y] == memo[GROUP * n + x]:
-                    for step in (5, 1):
-                        z = ring[(e + step) % 6]
-                        touches |= z >= 0 and board[z] == EMPTY
-            one_part &= touches
+    one_part = enemies_touch_arcs(board, enemy, ring, memo)
     # and the count of the mover's groups next to R stays on the same side of 2 for every group
     # but the stone's (it rises from 1 to 2 when a lone stone joins R's only friend: a flood finds it)
     one_part &= mover_before >= 2 or friends > 0
@@ -761,20 +773,35 @@ def exact_single_mask(board, side, removal, on_board, neighbours, degree, mask):
             board, side, p, -1, removal, on_board, neighbours, degree)
 
 
+# The first turn's masks rest on a lemma. When the side to move has no stone but its pair, no enemy
+# group alive before the pair dies of it. Such a group A, were it to die, would with the regions next
+# to it make a connected set of cells whose only neighbours on the board are the pair's two stones
+# (a stone next to one of those regions and not in A would be the mover's, since an enemy one would
+# keep A alive). The hexhex board is 3-connected (no two cells cut it apart: the tests check it), so
+# that set and the pair would be the whole board, and A the only enemy group, lone and so dead before.
+# A pair is therefore a legal turn iff it lives (its stones do not touch and share a region) or an
+# enemy group is dead already, which stays dead whatever is added.
+
+
 @njit(cache=True)
 def first_stone_mask(board, side, quick, on_board, neighbours, degree, mask):
     """First stone of a double placement: legal iff some second stone completes a legal turn.
-    With ``quick`` (the side has no stone on the board, as on every first turn) a sufficient
-    condition is checked first: an empty neighbour ``x`` with an empty neighbour ``q`` not touching
-    the stone; the two lone stones then share x's region and live, so the board changes.
-    Otherwise the partner is searched by simulation."""
+    With ``quick`` (the side has no stone on the board, as on every first turn), by the lemma above:
+    iff some empty neighbour ``x`` has an empty neighbour not touching the stone (the two lone
+    stones then share x's region and live), or the stone leaves an enemy group dead and a second
+    empty cell remains. Otherwise the partner is searched by simulation."""
     n = board.shape[0]
+    empties = 0
+    for p in range(n):
+        empties += on_board[p] and board[p] == EMPTY
     for p in range(n):
         mask[p] = False
         if not on_board[p] or board[p] != EMPTY:
             continue
-        if quick and has_sharing_partner(board, p, neighbours, degree):
-            mask[p] = True
+        if quick:
+            # (a lone stone of a side with no other stone dies: the board changes iff an enemy dies)
+            mask[p] = has_sharing_partner(board, p, neighbours, degree) or (
+                empties >= 2 and turn_changes_board(board, side, p, -1, True, on_board, neighbours, degree))
             continue
         for k in range(1, n):
             q = (p + n // 2 + k) % n
@@ -785,27 +812,31 @@ def first_stone_mask(board, side, quick, on_board, neighbours, degree, mask):
 
 
 @njit(cache=True)
-def second_stone_mask(start, side, first, quick, on_board, neighbours, degree, mask):
-    """Second stone of a double placement (``start``: the board before the first stone): legal
-    iff the pair is a legal turn. With ``quick`` (the side has no other stone) a sufficient
-    condition is checked first: the second stone does not touch the first and lies in a region
-    next to it; the two lone stones then share a region and live. It is also necessary when the
-    enemy has no stone (Black's first turn): otherwise the side's one or two lone groups die and
-    nothing else can. Otherwise simulate the pair."""
-    with_first = start.copy()
-    with_first[first] = side + 1
-    labels, near = regions_next_to(with_first, first, on_board, neighbours, degree)
-    enemy_stones = False
-    for i in range(start.shape[0]):
-        enemy_stones |= start[i] == 2 - side
-    for p in range(start.shape[0]):
+def second_stone_mask(start, side, first, quick, memo, on_board, neighbours, degree, mask):
+    """Second stone of a double placement (``start``: the board before the first stone; ``memo``:
+    exact for the board with it): legal iff the pair is a legal turn. With ``quick`` (the side has
+    no other stone), by the lemma above: every second stone if an enemy group is dead beside the
+    first, and otherwise those that do not touch the first and lie in a region next to it.
+    Otherwise simulate the pair."""
+    n = start.shape[0]
+    enemies_alive = True
+    near = np.full(6, -1, dtype=np.int32)  # the regions next to the first stone
+    if quick:
+        for i in range(n):
+            if start[i] == 2 - side:
+                enemies_alive &= memo[LIFE * n + memo[GROUP * n + i]] > 0
+        for d in range(degree[first]):
+            near[d] = memo[REGION * n + neighbours[first, d]]  # (-1 on a stone)
+    for p in range(n):
         mask[p] = False
         if p == first or not on_board[p] or start[p] != EMPTY:
             continue
-        if quick and near[labels[p]] and not adjacent(p, first, neighbours, degree):
-            mask[p] = True
-        elif not quick or enemy_stones:  # (quick with no enemy stone: illegal, as set above)
+        if not quick:
             mask[p] = turn_changes_board(start, side, first, p, True, on_board, neighbours, degree)
+        elif not enemies_alive:
+            mask[p] = True
+        else:
+            mask[p] = is_listed(memo[REGION * n + p], near, 6) and not adjacent(p, first, neighbours, degree)
 
 
 @njit(cache=True)
@@ -870,11 +901,11 @@ def refresh(board, mask, alive_cell, links, memo, s, pie, on_board, neighbours, 
     n = board.shape[0]
     all_alive, _ = analyse(board, s[TO_MOVE], on_board, neighbours, degree, alive_cell, links, mask[:n], memo)
     s[ALL_ALIVE] = all_alive
-    finish_mask(board, mask, s, pie, on_board, neighbours, degree)
+    finish_mask(board, mask, memo, s, pie, on_board, neighbours, degree)
 
 
 @njit(cache=True)
-def finish_mask(board, mask, s, pie, on_board, neighbours, degree):
+def finish_mask(board, mask, memo, s, pie, on_board, neighbours, degree):
     """The mask of the side to move, given the local mask ``describe`` left in ``mask``: exact
     where the local rule does not hold."""
     n = board.shape[0]
@@ -888,7 +919,7 @@ def finish_mask(board, mask, s, pie, on_board, neighbours, degree):
     if s[PENDING] >= 0:
         start = board.copy()
         start[s[PENDING]] = EMPTY
-        second_stone_mask(start, side, s[PENDING], own == 1, on_board, neighbours, degree, cells)
+        second_stone_mask(start, side, s[PENDING], own == 1, memo, on_board, neighbours, degree, cells)
     elif pie == 0 and s[FIRST_BLACK + side] == 0:
         first_stone_mask(board, side, own == 0, on_board, neighbours, degree, cells)
     elif s[REMOVAL_ON] == 0:
@@ -926,7 +957,7 @@ def act(board, mask, alive_cell, links, memo, s, action, pie, on_board, neighbou
     if action == n:  # swap: the agents exchange sides, White's first turn is still to play
         s[FLIP] ^= 1
         s[SWAP_USED] = 1
-        finish_mask(board, mask, s, pie, on_board, neighbours, degree)
+        finish_mask(board, mask, memo, s, pie, on_board, neighbours, degree)
         return
     if action == n + 1:  # spend a komi point instead of placing
         s[KOMI_LEFT] -= 1
@@ -966,7 +997,7 @@ def act(board, mask, alive_cell, links, memo, s, action, pie, on_board, neighbou
             s[TERMINAL] = 1
             s[WINNER] = side
         return
-    finish_mask(board, mask, s, pie, on_board, neighbours, degree)
+    finish_mask(board, mask, memo, s, pie, on_board, neighbours, degree)
     _end_turn(mask, s, side)
 
 
