@@ -375,7 +375,7 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
     every group alive before it. Brings ``memo``, ``links``, ``alive_cell`` and the opponent's
     placements (``mask`` over the cells) up to date, touching only p's region R and the groups the
     stone joins, and the regions that removed groups free (:func:`remove_dead_groups`). Returns the
-    number of the opponent's legal cells by the local rule and whether every group lives.
+    number of the opponent's legal cells by the local rule, and True: every group lives after it.
 
     Only R changes among the regions: it loses p and may split into parts. If p's empty neighbours
     form one arc round it, or several arcs between runs of stones of distinct walls (:func:`walls_apart`),
@@ -421,6 +421,8 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
         # R - p gives the joined group life as R gave each part of it
         memo[LIFE * n + label] += (mover_after >= 2) - friends * (mover_before >= 2)
         dead = memo[LIFE * n + label] <= 0
+        suspects = work[34:35]  # only the joined group can die (see above)
+        suspects[0] = label
     else:
         # the parts of R - p, and the groups next to each (labels before the stone joins any), in
         # one flood per part; a flooded cell's region reads -2 until its part is labelled
@@ -482,12 +484,13 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
         dead = memo[LIFE * n + label] <= 0
         for j in range(distinct, end):  # every group that R touched lives?
             dead |= memo[LIFE * n + lists[j]] <= 0 and not is_listed(lists[j], near, friends)
+        lists[end] = label
+        suspects = lists[distinct:end + 1]  # the groups whose life the turn lowered
     relink(board, p, memo, links, neighbours, degree, joined_cells, joined)
-    all_alive = True
     if dead:
-        all_alive = remove_dead_groups(board, side, memo, links, alive_cell, neighbours, degree)
+        remove_dead_groups(board, side, memo, links, alive_cell, neighbours, degree, suspects)
     mask[:] = memo[(LIFE + enemy) * n:(LIFE + enemy + 1) * n]  # the opponent's placements
-    return memo[MEMO_BLOCKS * n + enemy - 1], all_alive
+    return memo[MEMO_BLOCKS * n + enemy - 1], True  # (every group left lives: see remove_dead_groups)
 
 
 @njit(cache=True)
@@ -509,28 +512,40 @@ def relabel_region(board, p, ring, region, memo, neighbours, degree, queue):
 
 
 @njit(cache=True)
-def remove_dead_groups(board, side, memo, links, alive_cell, neighbours, degree):
+def remove_dead_groups(board, side, memo, links, alive_cell, neighbours, degree, suspects):
     """The removals of a usual turn in which a group died, from ``memo`` exact for the board with
     the stone: the enemy's groups with no life go, then the mover's that have none on the board
-    left (removing enemies only merges regions, which kills no friend). Freed cells merge with the
-    regions next to them (:func:`free_cells`). Returns whether every group lives afterwards
-    (``alive_cell`` brought up to date)."""
+    left (removing enemies only merges regions, which kills no friend). Only groups whose life the
+    turn lowered can die: ``suspects`` lists their labels (a label that a join retired, no longer
+    its group's, is passed over). Freed cells merge with the regions next to them
+    (:func:`free_cells`). Every group left lives (merged regions only give more life), so only the
+    freed cells leave ``alive_cell``."""
     n = board.shape[0]
     mover = side + 1
     work = np.empty(4 * n, dtype=np.int32)
     for colour in (3 - mover, mover):
         freed = 0
-        for i in range(n):
-            if board[i] == colour and memo[LIFE * n + memo[GROUP * n + i]] <= 0:
-                work[freed] = i
-                freed += 1
+        for t in range(suspects.shape[0]):
+            g = suspects[t]
+            if board[g] != colour or memo[GROUP * n + g] != g or memo[LIFE * n + g] > 0:
+                continue
+            memo[GROUP * n + g] = -1  # (so a label listed twice is passed over)
+            work[freed] = g
+            head = freed
+            freed += 1
+            while head < freed:  # the group's stones, from its label's cell
+                x = work[head]
+                head += 1
+                for d in range(degree[x]):
+                    y = neighbours[x, d]
+                    if board[y] == colour and memo[GROUP * n + y] == g:
+                        memo[GROUP * n + y] = -1
+                        work[freed] = y
+                        freed += 1
         if freed > 0:
+            for j in range(freed):
+                alive_cell[work[j]] = False
             free_cells(board, work, freed, memo, links, neighbours, degree)
-    all_alive = True
-    for i in range(n):
-        alive_cell[i] = board[i] != EMPTY and memo[LIFE * n + memo[GROUP * n + i]] > 0
-        all_alive &= board[i] == EMPTY or alive_cell[i]
-    return all_alive
 
 
 @njit(cache=True)
