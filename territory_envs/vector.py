@@ -283,6 +283,7 @@ class _LifelineBatch(_ScalarRowBatch):
         self.links = np.zeros((num_envs, n), dtype=np.int8)
         self.memo = np.zeros((num_envs, lifeline.memo_size(n)), dtype=np.int32)  # kept from step to step
         self.scalars = np.zeros((num_envs, lifeline.NUM_SCALARS), dtype=np.int32)
+        self.start = lifeline.start_template(game)
 
     def _args(self):
         g = self.game
@@ -296,7 +297,7 @@ class _LifelineBatch(_ScalarRowBatch):
         self.rules.lifeline_batch_step(actions, self.board, self.mask, self.alive_cell, self.links, self.memo, self.scalars,
                                        self.move_number, *self._args(), self.game.max_moves,
                                        *self.game.kernel_args, env.observations, env.rewards, env.terminated,
-                                       env.truncated, env.final_observations, env.final_scores)
+                                       env.truncated, env.final_observations, env.final_scores, self.start)
 
     def fields(self, i):
         r, s = self.rules, self.scalars[i]

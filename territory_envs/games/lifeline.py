@@ -1183,12 +1183,23 @@ LifelineGame.state_class = LifelineState
 
 
 # --- batched play (territory_envs.vector) -------------------------------------------------------
+def start_template(game):
+    """The arrays of a new game of ``game`` (board, mask, alive_cell, links, memo, scalars), which
+    the batch copies into a game that starts again rather than analyse the empty board each time."""
+    n = game.num_cells
+    arrays = (np.zeros(n, np.int8), np.zeros(n + 2, np.int8), np.zeros(n, np.bool_), np.zeros(n, np.int8),
+              np.zeros(memo_size(n), np.int32), np.zeros(NUM_SCALARS, np.int32))
+    new_game(*arrays, game.pie_index, game.options["komi"], *game.kernel_args)
+    return arrays
+
+
 @njit(cache=True, parallel=True)
 def lifeline_batch_step(actions, board, mask, alive_cell, links, memo, scalars, move_number, pie, komi, points,
                         max_moves, on_board, neighbours, degree, obs, rewards, terminated, truncated,
-                        final_obs, final_scores):
+                        final_obs, final_scores, start):
     """One action in every game of the batch, in parallel; finished games record their last
-    observation, then start again (Lifeline has no score: ``final_scores`` stays 0)."""
+    observation, then start again from ``start`` (:func:`start_template`). Lifeline has no score:
+    ``final_scores`` stays 0."""
     for e in prange(actions.shape[0]):
         s = scalars[e]
         act(board[e], mask[e], alive_cell[e], links[e], memo[e], s, actions[e], pie, on_board, neighbours, degree)
@@ -1198,7 +1209,12 @@ def lifeline_batch_step(actions, board, mask, alive_cell, links, memo, scalars, 
             final_scores[e, 1] = 0.0
             observe(board[e], mask[e], alive_cell[e], links[e], s, s[TO_MOVE], pie, points, on_board, final_obs[e])
             move_number[e] = 0
-            new_game(board[e], mask[e], alive_cell[e], links[e], memo[e], s, pie, komi, on_board, neighbours, degree)
+            board[e, :] = start[0]
+            mask[e, :] = start[1]
+            alive_cell[e, :] = start[2]
+            links[e, :] = start[3]
+            memo[e, :] = start[4]
+            s[:] = start[5]
         observe(board[e], mask[e], alive_cell[e], links[e], s, s[TO_MOVE], pie, points, on_board, obs[e])
 
 
