@@ -14,8 +14,12 @@ a value.
 """
 from __future__ import annotations
 
+import sys
+
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 EMPTY = 0
 BLACK = 1  # the first side (Vertical in Linage)
@@ -596,3 +600,22 @@ def region_colours(board, p, neighbours, degree, seen, queue):
     for j in range(tail):
         seen[queue[j]] = False
     return colours
+
+
+# --- observation planes, eight bytes at a time ------------------------------------------------------
+# A cell's planes are consecutive int8 bytes of the observation: written one byte at a time, the
+# observation is bound by its stores. Numba has no unaligned wide store, hence this intrinsic.
+assert sys.byteorder == "little"  # (every platform numba supports): byte k of the word is plane k
+
+
+@intrinsic
+def store_eight(typingctx, flat, offset, word):
+    """Store the uint64 ``word`` into the 8 bytes ``flat[offset:offset + 8]`` of a C-contiguous
+    int8 array, byte k of the word at ``offset + k``. No bounds check."""
+    def codegen(context, builder, signature, args):
+        array = context.make_array(signature.args[0])(context, builder, args[0])
+        address = builder.gep(array.data, [args[1]])
+        value = context.cast(builder, args[2], signature.args[2], types.uint64)
+        builder.store(value, builder.bitcast(address, ir.IntType(64).as_pointer()), align=1)
+        return context.get_dummy_value()
+    return types.void(flat, offset, word), codegen

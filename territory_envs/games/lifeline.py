@@ -43,7 +43,7 @@ from ..core.batch import after_action
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import hexhex
 from ..core.kernels import (EMPTY, adjacent, find_root, flood_listing, has_sharing_partner, is_listed, liveness,
-                             random_set_index, region_group_adjacency, winner_player)
+                             random_set_index, region_group_adjacency, store_eight, winner_player)
 from ..core.options import check_choice, check_int, check_number
 
 PIES = ("strong", "weak", "komi")
@@ -854,35 +854,49 @@ def second_stone_mask(start, side, first, quick, memo, on_board, neighbours, deg
             mask[p] = is_listed(memo[REGION * n + p], near, 6) and not adjacent(p, first, neighbours, degree)
 
 
+def _cell_words():
+    """Planes 0-7 of a cell in each of its nine states, as little-endian words (byte k: plane k).
+    A cell's state: 0 off the board; 1 empty, + 1 with a link of the observer's, + 2 if legal for
+    the observer; 5 the observer's stone, + 1 alive; 7 the opponent's, + 1 alive. (A stone's cell
+    has no link and is not legal, an empty cell is not alive, so the state gives every plane.)"""
+    words = []
+    for state in range(9):
+        planes = [0] * 8
+        planes[3] = state >= 1  # on the board
+        if 1 <= state <= 4:
+            planes[2], planes[6], planes[7] = 1, (state - 1) & 1, (state - 1) >> 1
+        elif state >= 5:
+            planes[0 if state <= 6 else 1] = 1
+            planes[4 if state <= 6 else 5] = (state - 5) & 1 if state <= 6 else state - 7
+        words.append(sum(int(v) << (8 * k) for k, v in enumerate(planes)))
+    return tuple(words)
+
+
+CELL_WORDS = _cell_words()
+
+
 @njit(cache=True)
 def lifeline_planes(board, alive_cell, links, on_board, mask, observer, legal_for_observer,
                     second_stone, swap, pie, removal_on, komi_plane, out):
-    """Fill the observation ``out`` (H, W, 15) for side ``observer`` (see PLANES); ``pie`` is the
-    index in PIES."""
-    height, width = out.shape[0], out.shape[1]
+    """Fill the observation ``out`` (H, W, 15, C-contiguous) for side ``observer`` (see PLANES);
+    ``pie`` is the index in PIES. Each cell's planes are two stores of eight bytes: planes 0-7 by
+    the cell's state (``CELL_WORDS``), then planes 7-14, the constants (plane 7 twice, so that no
+    store runs past the cell); branch-free, since branches on random boards mispredict."""
     own = observer + 1
     opponent = 2 - observer
-    # bitwise, not ``and``: short-circuit branches on random boards mispredict
-    for r in range(height):
-        for c in range(width):
-            i = r * width + c
-            b = board[i]
-            alive = alive_cell[i]
-            out[r, c, 0] = b == own
-            out[r, c, 1] = b == opponent
-            out[r, c, 2] = on_board[i] & (b == EMPTY)
-            out[r, c, 3] = on_board[i]
-            out[r, c, 4] = (b == own) & alive
-            out[r, c, 5] = (b == opponent) & alive
-            out[r, c, 6] = (links[i] >> observer) & 1
-            out[r, c, 7] = legal_for_observer & (mask[i] != 0)
-            out[r, c, 8] = second_stone
-            out[r, c, 9] = swap
-            out[r, c, 10] = pie == 1
-            out[r, c, 11] = pie == 2
-            out[r, c, 12] = removal_on
-            out[r, c, 13] = komi_plane
-            out[r, c, 14] = observer
+    flat = out.reshape(-1)
+    constants = np.uint64(0)  # planes 8-14, in bytes 1-7
+    for k, value in enumerate((np.int64(second_stone), np.int64(swap), np.int64(pie == 1), np.int64(pie == 2),
+                               np.int64(removal_on), np.int64(komi_plane), np.int64(observer))):
+        constants |= np.uint64(value) << np.uint64(8 * (k + 1))
+    for i in range(out.shape[0] * out.shape[1]):
+        b = board[i]
+        alive = np.int64(alive_cell[i])
+        legal = np.int64(legal_for_observer & (mask[i] != 0))
+        state = (np.int64(on_board[i] & (b == EMPTY)) * (1 + ((links[i] >> observer) & 1) + 2 * legal)
+                 + np.int64(b == own) * (5 + alive) + np.int64(b == opponent) * (7 + alive))
+        store_eight(flat, 15 * i, CELL_WORDS[state])
+        store_eight(flat, 15 * i + 7, constants | np.uint64(legal))
 
 
 # --- a whole action, compiled: the turn logic shared by the state class and the batched env ------
