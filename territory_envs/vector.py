@@ -294,8 +294,9 @@ class _LifelineBatch(_ScalarRowBatch):
                                         self.move_number, *self._args(), *self.game.kernel_args, obs)
 
     def step(self, actions, env):
+        g = self.game  # (no komi: a finished game restarts from ``start``)
         self.rules.lifeline_batch_step(actions, self.board, self.mask, self.alive_cell, self.links, self.memo, self.scalars,
-                                       self.move_number, *self._args(), self.game.max_moves,
+                                       self.move_number, g.pie_index, g.geometry.num_points, g.max_moves,
                                        *self.game.kernel_args, env.observations, env.rewards, env.terminated,
                                        env.truncated, env.final_observations, env.final_scores, self.start)
 

@@ -237,7 +237,7 @@ def test_walls_tell_a_region_that_splits_from_one_that_closes_round_a_stone(side
             for start in [None] + [int(i) for i in np.flatnonzero(board)]:
                 if start is not None and flooded[start] >= 0:
                     continue
-                todo = edge if start is None else [start]
+                todo = list(edge) if start is None else [start]
                 label = rules.EXTERIOR if start is None else start
                 flooded[todo] = label
                 while todo:

@@ -176,31 +176,33 @@ def build_walls(board, memo, neighbours, degree, queue):
     walls = memo[WALL * n:(WALL + 1) * n]
     walls[:] = -1
     walls[EXTERIOR] = EXTERIOR
-    tail = 0
+    edge = 0
     for i in range(n):  # the edge's stones first: they touch what lies off the board
         if board[i] != EMPTY and degree[i] < 6:
             walls[i] = EXTERIOR
-            queue[tail] = i
-            tail += 1
-    for start in range(-1, n):
-        if start >= 0:
-            if board[start] == EMPTY or walls[start] >= 0:
-                continue
-            walls[start] = start
-            queue[0] = start
-            tail = 1
-        root = walls[queue[0]] if tail > 0 else EXTERIOR
-        head = 0
-        while head < tail:
-            x = queue[head]
-            head += 1
-            for d in range(degree[x]):
-                y = neighbours[x, d]
-                if board[y] != EMPTY and walls[y] < 0:
-                    walls[y] = root
-                    queue[tail] = y
-                    tail += 1
-        tail = 0
+            queue[edge] = i
+            edge += 1
+    flood_wall(board, walls, queue, edge, EXTERIOR, neighbours, degree)
+    for i in range(n):
+        if board[i] != EMPTY and walls[i] < 0:
+            walls[i] = i
+            queue[0] = i
+            flood_wall(board, walls, queue, 1, i, neighbours, degree)
+
+
+@njit(cache=True)
+def flood_wall(board, walls, queue, tail, root, neighbours, degree):
+    """Give ``root`` to every stone joined to the stones ``queue[:tail]`` (already given it)."""
+    head = 0
+    while head < tail:
+        x = queue[head]
+        head += 1
+        for d in range(degree[x]):
+            y = neighbours[x, d]
+            if board[y] != EMPTY and walls[y] < 0:
+                walls[y] = root
+                queue[tail] = y
+                tail += 1
 
 
 @njit(cache=True, inline='always')
@@ -1208,7 +1210,7 @@ def start_template(game):
 
 
 @njit(cache=True, parallel=True)
-def lifeline_batch_step(actions, board, mask, alive_cell, links, memo, scalars, move_number, pie, komi, points,
+def lifeline_batch_step(actions, board, mask, alive_cell, links, memo, scalars, move_number, pie, points,
                         max_moves, on_board, neighbours, degree, obs, rewards, terminated, truncated,
                         final_obs, final_scores, start):
     """One action in every game of the batch, in parallel; finished games record their last
