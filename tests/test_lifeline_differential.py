@@ -229,7 +229,7 @@ def test_walls_tell_a_region_that_splits_from_one_that_closes_round_a_stone(side
         while not state.is_terminal():
             board = state.board
             fresh = state.memo.copy()
-            rules.build_walls(board, fresh, geo.neighbours, geo.degree, np.empty(n, np.int32))
+            rules.build_walls(board, fresh, geo.neighbours, geo.degree)
             roots = wall_roots(fresh, board)
             edge = [int(i) for i in np.flatnonzero(board) if geo.degree[i] < 6]
             flooded = np.full(n, -1)

@@ -42,8 +42,9 @@ from numba import njit, prange
 from ..core.batch import after_action
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import hexhex
-from ..core.kernels import (EMPTY, adjacent, find_root, flood_listing, has_sharing_partner, is_listed, liveness,
-                             random_set_index, region_group_adjacency, store_eight, winner_player)
+from ..core.kernels import (EMPTY, adjacent, any_per_component, find_root, flood_listing, has_sharing_partner,
+                             is_listed, label_components, liveness, random_set_index, region_group_adjacency,
+                             store_eight, winner_player)
 from ..core.options import check_choice, check_int, check_number
 
 PIES = ("strong", "weak", "komi")
@@ -169,40 +170,21 @@ def wall_of(memo, n, i):
 
 
 @njit(cache=True)
-def build_walls(board, memo, neighbours, degree, queue):
-    """The walls of ``board`` afresh, one flood each, every stone's entry its wall's root, -1 on
-    empty cells (``queue``: scratch of the board's length)."""
+def build_walls(board, memo, neighbours, degree):
+    """The walls of ``board`` afresh, flat: every stone's entry its wall's root (``EXTERIOR`` for a
+    wall with a stone on the edge, else the wall's first cell), -1 on empty cells."""
     n = board.shape[0]
+    stones = board != EMPTY
+    labels, count = label_components(stones, neighbours, degree)
+    on_edge = any_per_component(labels, count, stones & (degree < 6))
+    root = np.full(count, -1, dtype=np.int32)
     walls = memo[WALL * n:(WALL + 1) * n]
-    walls[:] = -1
-    walls[EXTERIOR] = EXTERIOR
-    edge = 0
-    for i in range(n):  # the edge's stones first: they touch what lies off the board
-        if board[i] != EMPTY and degree[i] < 6:
-            walls[i] = EXTERIOR
-            queue[edge] = i
-            edge += 1
-    flood_wall(board, walls, queue, edge, EXTERIOR, neighbours, degree)
     for i in range(n):
-        if board[i] != EMPTY and walls[i] < 0:
-            walls[i] = i
-            queue[0] = i
-            flood_wall(board, walls, queue, 1, i, neighbours, degree)
-
-
-@njit(cache=True)
-def flood_wall(board, walls, queue, tail, root, neighbours, degree):
-    """Give ``root`` to every stone joined to the stones ``queue[:tail]`` (already given it)."""
-    head = 0
-    while head < tail:
-        x = queue[head]
-        head += 1
-        for d in range(degree[x]):
-            y = neighbours[x, d]
-            if board[y] != EMPTY and walls[y] < 0:
-                walls[y] = root
-                queue[tail] = y
-                tail += 1
+        k = labels[i]
+        if k >= 0 and root[k] < 0:
+            root[k] = EXTERIOR if on_edge[k] else i
+        walls[i] = root[k] if k >= 0 else -1
+    walls[EXTERIOR] = EXTERIOR
 
 
 @njit(cache=True, inline='always')
@@ -293,7 +275,7 @@ def build_memo(board, labels, count, neighbours, degree, memo):
     for i in range(n):
         if memo[REGION * n + i] >= 0:
             set_placeable(memo, n, i, memo[REGION * n + i])
-    build_walls(board, memo, neighbours, degree, region_labels)  # (region_labels: scratch now)
+    build_walls(board, memo, neighbours, degree)
 
 
 @njit(cache=True)
