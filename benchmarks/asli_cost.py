@@ -12,6 +12,11 @@ One thread, compiled loops only (no Python in the timing), microseconds per step
   N games stepped in turn (N = 1 steps one game over and over). The rise with N at fixed work per
   step is the price of a different game at each step (its board, and the branch history of its
   floods, are cold), which the vector env pays in full.
+* ``... in lockstep``: the same, but every game of the batch plays the first game's action, so all
+  are the same game and each step repeats the one before it: every branch is predicted, the data
+  are as many and as far apart. The gap to the row above is what mispredicted branches cost.
+* ``... shuffled``: the structure (and mask) rows over the same positions in a random order, so
+  that consecutive positions are unrelated, as in the vector env: the floods' branches go cold.
 * ``corridor``: structure and mask of one position at sizes 9 to 25 (:func:`corridor_board`) where
   every point of a corridor joins the two black groups that line it and kills the two large white
   groups at its ends, and nothing revives the joined group: a mask that looked at the dying groups
@@ -84,14 +89,17 @@ MAX_TURNS = 1000
 
 
 @njit
-def play_loop(steps, board, mask, owner, danger, scalars, seen, moves, keys, side_key, on_board, neighbours, degree,
-              points, obs):
+def play_loop(steps, lockstep, board, mask, owner, danger, scalars, seen, moves, keys, side_key, on_board,
+              neighbours, degree, points, obs):
     """``steps`` rounds: each game of the batch in turn plays a random legal action and is observed;
-    a game ends at ``MAX_TURNS`` turns at most (its table of positions has room for them)."""
+    a game ends at ``MAX_TURNS`` turns at most (its table of positions has room for them). With
+    ``lockstep`` every game plays the first game's action (the games must start equal)."""
+    action = -1
     for _ in range(steps):
         for e in range(board.shape[0]):
             s = scalars[e]
-            action = random_set_index(mask[e], mask.shape[1])
+            if e == 0 or not lockstep:
+                action = random_set_index(mask[e], mask.shape[1])
             asli.act(board[e], mask[e], owner[e], danger[e], s, seen[e], action, keys, side_key, on_board,
                      neighbours, degree)
             moves[e] += 1
@@ -128,13 +136,18 @@ def main(argv=None) -> int:
     geo = game.geometry
     tables = (geo.on_board, geo.neighbours, geo.degree)
     boards, sides, bans = recorded_positions(game, 40, 0)
+    order = np.random.default_rng(1).permutation(len(boards))
+    shuffled = (boards[order].copy(), sides[order].copy(), bans[order].copy())
     rows = {}
     for label, with_mask in (("structure", False), ("structure + mask", True)):
         rows[label] = median_us(lambda: structure_loop(boards, sides, bans, with_mask, *tables), len(boards),
                                 args.seconds, args.repeats)
+    for label, with_mask in (("structure, shuffled", False), ("structure + mask, shuffled", True)):
+        rows[label] = median_us(lambda: structure_loop(*shuffled, with_mask, *tables), len(boards), args.seconds,
+                                args.repeats)
     n = geo.num_cells
     height, width, planes = game.obs_shape
-    for games in (1, 4, 16, 256):
+    for games, lockstep in ((1, False), (4, False), (16, False), (256, False), (256, True)):
         board = np.zeros((games, n), dtype=np.int8)
         mask = np.zeros((games, n + 1), dtype=np.int8)
         owner = np.zeros((games, n), dtype=np.int8)
@@ -146,9 +159,9 @@ def main(argv=None) -> int:
         for e in range(games):
             asli.new_game(board[e], mask[e], owner[e], danger[e], scalars[e], seen[e], 0, *game.zobrist, *tables)
         steps = max(1, 4096 // games)
-        run = (lambda: play_loop(steps, board, mask, owner, danger, scalars, seen, moves, *game.zobrist, *tables,
-                                 geo.num_points, obs))
-        label = f"act + observe, {games} game" + ("s" if games > 1 else "")
+        run = (lambda: play_loop(steps, lockstep, board, mask, owner, danger, scalars, seen, moves, *game.zobrist,
+                                 *tables, geo.num_points, obs))
+        label = f"act + observe, {games} game" + ("s" if games > 1 else "") + (" in lockstep" if lockstep else "")
         rows[label] = median_us(run, steps * games, args.seconds, args.repeats)
     corridor = {}
     for size in (9, 13, 19, 25):
@@ -161,10 +174,10 @@ def main(argv=None) -> int:
     print(f"asli {args.board_size}x{args.board_size}, one thread, microseconds per step "
           f"({len(boards)} recorded positions)")
     for label, us in rows.items():
-        print(f"  {label:<28}{us:8.2f}")
+        print(f"  {label:<36}{us:8.2f}")
     print("corridor position, structure + mask: microseconds, and nanoseconds per cell")
     for size, us in corridor.items():
-        print(f"  {f'{size}x{size}':<28}{us:8.2f}{us * 1000 / (size * size):8.1f}")
+        print(f"  {f'{size}x{size}':<36}{us:8.2f}{us * 1000 / (size * size):8.1f}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"board_size": args.board_size, "positions": len(boards), "us_per_step": rows,
