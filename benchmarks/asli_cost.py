@@ -163,6 +163,8 @@ def main(argv=None) -> int:
                                  *tables, geo.num_points, obs))
         label = f"act + observe, {games} game" + ("s" if games > 1 else "") + (" in lockstep" if lockstep else "")
         rows[label] = median_us(run, steps * games, args.seconds, args.repeats)
+        if lockstep:  # the games stayed one game: the row measures what it says
+            assert (board == board[0]).all() and (scalars == scalars[0]).all()
     corridor = {}
     for size in (9, 13, 19, 25):
         wide = asli.AsliGame(board_size=size).geometry
