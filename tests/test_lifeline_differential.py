@@ -67,8 +67,9 @@ def test_hexhex_board_is_three_connected(side):
 @pytest.mark.parametrize("side", [3, 4])
 def test_first_turn_masks_match_the_reference_on_loaded_positions(side):
     """White's first turn from loaded positions: random black stones (groups alive and dead, few
-    and many, the board all but full), White with none. Both stones' legal sets equal the reference's, which searches every
-    pair; the second stone's after several first stones, legal or not next to enemy stones."""
+    and many, the board all but full), White with none. Both stones' legal sets equal the
+    reference's, which searches every pair; the second stone's after several first stones, legal
+    or not next to enemy stones."""
     from tests.positions import lifeline_position
     game = make_game("lifeline", board_size=side)
     geo = game.geometry

@@ -84,6 +84,28 @@ def flood_equal(values, start, label, labels, cells, tail, neighbours, degree):
 
 
 @njit(cache=True)
+def relabel_component(labels, start, old, new, cells, tail, neighbours, degree):
+    """Give ``new`` to the cells joined to ``start`` through neighbours whose ``labels`` read
+    ``old`` (``start`` itself whatever it reads; ``new != old``), appending them to ``cells`` from
+    ``tail`` in flood order; returns the new tail. (Lifeline: a region that takes a new label, a
+    dead group's stones found from its label.)"""
+    labels[start] = new
+    cells[tail] = start
+    head = tail
+    tail += 1
+    while head < tail:
+        cell = cells[head]
+        head += 1
+        for d in range(degree[cell]):
+            nb = neighbours[cell, d]
+            if labels[nb] == old:
+                labels[nb] = new
+                cells[tail] = nb
+                tail += 1
+    return tail
+
+
+@njit(cache=True)
 def flood_listing(board, start, old, new, region_of, group_of, cells, tail, stamp, tag, groups, listed, neighbours,
                   degree):
     """Flood a region and list its groups in the same pass: the empty cells joined to ``start``

@@ -44,7 +44,7 @@ from ..core.game import Game, GameState, Plane
 from ..core.geometry import hexhex
 from ..core.kernels import (EMPTY, adjacent, any_per_component, find_root, flood_listing, has_sharing_partner,
                              is_listed, label_components, liveness, random_set_index, region_group_adjacency,
-                             store_eight, winner_player)
+                             relabel_component, store_eight, winner_player)
 from ..core.options import check_choice, check_int, check_number
 
 PIES = ("strong", "weak", "komi")
@@ -487,9 +487,7 @@ def relabel_region(board, p, ring, region, memo, neighbours, degree, queue):
         if ring[k] >= 0 and board[ring[k]] == EMPTY:
             label = ring[k]
             break
-    regions = memo[REGION * n:(REGION + 1) * n]
-    # no groups wanted: read through ``regions``, every stone is -1, so none is listed
-    flood_listing(board, label, region, label, regions, regions, queue, 0, queue, 0, queue, 0, neighbours, degree)
+    relabel_component(memo[REGION * n:(REGION + 1) * n], label, region, label, queue, 0, neighbours, degree)
     for c in (1, 2):
         memo[c * n + label] = memo[c * n + region]
     return label
@@ -513,19 +511,9 @@ def remove_dead_groups(board, side, memo, links, alive_cell, neighbours, degree,
             g = suspects[t]
             if board[g] != colour or memo[GROUP * n + g] != g or memo[LIFE * n + g] > 0:
                 continue
-            memo[GROUP * n + g] = -1  # (so a label listed twice is passed over)
-            work[freed] = g
-            head = freed
-            freed += 1
-            while head < freed:  # the group's stones, from its label's cell
-                x = work[head]
-                head += 1
-                for d in range(degree[x]):
-                    y = neighbours[x, d]
-                    if board[y] == colour and memo[GROUP * n + y] == g:
-                        memo[GROUP * n + y] = -1
-                        work[freed] = y
-                        freed += 1
+            # the group's stones, from its label's cell, lose the label (so a label listed twice is
+            # passed over)
+            freed = relabel_component(memo[GROUP * n:(GROUP + 1) * n], g, g, -1, work, freed, neighbours, degree)
         if freed > 0:
             for j in range(freed):
                 alive_cell[work[j]] = False
