@@ -16,6 +16,11 @@ per game, and the kind's share of a game's compiled work, which shows how much o
 the first turns and the observation take. The second splits the usual turn by what it does
 (:func:`usual_case`): the stone's empty neighbours in several arcs between runs of one wall (the
 region may split), the stone joining two or more groups, a group removed.
+
+The last rows play 256 games in turn, each a random legal action then an observation (as the
+vector env's step, without its bookkeeping), and the same 256 games in lockstep: every game plays
+the first game's action, so each step repeats the one before it and every branch is predicted,
+over as much data. The gap is what mispredicted branches cost (see ``asli_cost.py``).
 """
 from __future__ import annotations
 
@@ -30,6 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import territory_envs  # noqa: E402
 from benchmarks.asli_cost import median_us  # noqa: E402
+from territory_envs.core.kernels import random_set_index  # noqa: E402
 from territory_envs.games import lifeline  # noqa: E402
 
 PASSES = 20  # over the recorded positions, per timed call
@@ -116,6 +122,50 @@ def new_game_loop(count, board, mask, alive_cell, links, memo, s, pie, komi, on_
     return mask[0]
 
 
+MAX_TURNS = 2000  # a game that runs longer starts again (random Lifeline games end far sooner)
+
+
+@njit
+def play_loop(steps, lockstep, board, mask, alive_cell, links, memo, scalars, moves, pie, komi, points, on_board,
+              neighbours, degree, obs):
+    """``steps`` rounds: each game of the batch in turn plays a random legal action and is observed,
+    and starts again when it ends. With ``lockstep`` every game plays the first game's action (the
+    games must start equal)."""
+    action = -1
+    for _ in range(steps):
+        for e in range(board.shape[0]):
+            s = scalars[e]
+            if e == 0 or not lockstep:
+                action = random_set_index(mask[e], mask.shape[1])
+            lifeline.act(board[e], mask[e], alive_cell[e], links[e], memo[e], s, action, pie, on_board, neighbours,
+                         degree)
+            moves[e] += 1
+            if s[lifeline.TERMINAL] == 1 or moves[e] == MAX_TURNS:
+                moves[e] = 0
+                lifeline.new_game(board[e], mask[e], alive_cell[e], links[e], memo[e], s, pie, komi, on_board,
+                                  neighbours, degree)
+            lifeline.observe(board[e], mask[e], alive_cell[e], links[e], s, s[lifeline.TO_MOVE], pie, points,
+                             on_board, obs[e])
+
+
+def batch_rows(game, seconds, repeats, games=256):
+    """Microseconds per step of ``games`` independent games, and of as many in lockstep."""
+    rows = {}
+    template = lifeline.start_template(game)
+    pie, komi, points = game.pie_index, game.options["komi"], game.geometry.num_points
+    for lockstep in (False, True):
+        arrays = [np.repeat(a[None, :], games, axis=0) for a in template]
+        moves = np.zeros(games, dtype=np.int32)
+        obs = np.zeros((games, *game.obs_shape), dtype=np.int8)
+        steps = max(1, 4096 // games)
+        run = (lambda: play_loop(steps, lockstep, *arrays, moves, pie, komi, points, *game.kernel_args, obs))
+        label = f"act + observe, {games} games" + (" in lockstep" if lockstep else "")
+        rows[label] = median_us(run, steps * games, seconds, repeats)
+        if lockstep:  # the games stayed one game: the row measures what it says
+            assert all((a == a[0]).all() for a in arrays)
+    return rows
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--board-size", type=int, default=6)
@@ -172,6 +222,9 @@ def main(argv=None) -> int:
     for (split, join, gone), pick in sorted(cases.items(), key=lambda item: -len(item[1])):
         print(f"| {'yes' if split else 'no'} | {'yes' if join else 'no'} | {'yes' if gone else 'no'} | "
               f"{100 * len(pick) / len(usual):.1f}% | {act_us(np.array(pick)):.2f} |")
+    print("\nmany games stepped in turn, one thread, microseconds per step:\n")
+    for label, us in batch_rows(game, args.seconds, args.repeats).items():
+        print(f"  {label:<36}{us:8.2f}")
     return 0
 
 
