@@ -89,7 +89,7 @@ MAX_TURNS = 1000
 
 
 @njit
-def play_loop(steps, lockstep, board, mask, owner, danger, scalars, seen, moves, keys, side_key, on_board,
+def play_loop(steps, lockstep, board, mask, owner, danger, scalars, seen, memo, moves, keys, side_key, on_board,
               neighbours, degree, points, obs):
     """``steps`` rounds: each game of the batch in turn plays a random legal action and is observed;
     a game ends at ``MAX_TURNS`` turns at most (its table of positions has room for them). With
@@ -100,13 +100,13 @@ def play_loop(steps, lockstep, board, mask, owner, danger, scalars, seen, moves,
             s = scalars[e]
             if e == 0 or not lockstep:
                 action = random_set_index(mask[e], mask.shape[1])
-            asli.act(board[e], mask[e], owner[e], danger[e], s, seen[e], action, keys, side_key, on_board,
+            asli.act(board[e], mask[e], owner[e], danger[e], s, seen[e], memo[e], action, keys, side_key, on_board,
                      neighbours, degree)
             moves[e] += 1
             if s[asli.TERMINAL] == 1 or moves[e] == MAX_TURNS:
                 moves[e] = 0
-                asli.new_game(board[e], mask[e], owner[e], danger[e], s, seen[e], 0, keys, side_key, on_board,
-                              neighbours, degree)
+                asli.new_game(board[e], mask[e], owner[e], danger[e], s, seen[e], memo[e], 0, keys, side_key,
+                              on_board, neighbours, degree)
             asli.observe(board[e], mask[e], owner[e], danger[e], s, s[asli.TO_MOVE], points, obs[e])
 
 
@@ -154,12 +154,14 @@ def main(argv=None) -> int:
         danger = np.zeros((games, n), dtype=np.bool_)
         scalars = np.zeros((games, asli.NUM_SCALARS), dtype=np.int32)
         seen = np.zeros((games, 4096), dtype=np.uint64)  # a power of two, over twice MAX_TURNS
+        memo = np.zeros((games, asli.memo_size(n, geo.neighbours.shape[1])), dtype=asli.MEMO_DTYPE)
         moves = np.zeros(games, dtype=np.int32)
         obs = np.zeros((games, height, width, planes), dtype=np.int8)
         for e in range(games):
-            asli.new_game(board[e], mask[e], owner[e], danger[e], scalars[e], seen[e], 0, *game.zobrist, *tables)
+            asli.new_game(board[e], mask[e], owner[e], danger[e], scalars[e], seen[e], memo[e], 0, *game.zobrist,
+                          *tables)
         steps = max(1, 4096 // games)
-        run = (lambda: play_loop(steps, lockstep, board, mask, owner, danger, scalars, seen, moves, *game.zobrist,
+        run = (lambda: play_loop(steps, lockstep, board, mask, owner, danger, scalars, seen, memo, moves, *game.zobrist,
                                  *tables, geo.num_points, obs))
         label = f"act + observe, {games} game" + ("s" if games > 1 else "") + (" in lockstep" if lockstep else "")
         rows[label] = median_us(run, steps * games, args.seconds, args.repeats)

@@ -327,6 +327,7 @@ class _AsliBatch(_ScalarRowBatch):
         self.danger = np.zeros((num_envs, n), dtype=np.bool_)
         self.scalars = np.zeros((num_envs, asli.NUM_SCALARS), dtype=np.int32)
         self.seen = np.zeros((num_envs, 64), dtype=np.uint64)
+        self.memo = np.zeros((num_envs, asli.memo_size(n, game.geometry.neighbours.shape[1])), dtype=asli.MEMO_DTYPE)
 
     def _make_room(self):
         from .core.kernels import hash_rehash
@@ -339,14 +340,14 @@ class _AsliBatch(_ScalarRowBatch):
         g = self.game
         self.seen = np.zeros((self.seen.shape[0], 64), dtype=np.uint64)
         self.rules.asli_batch_reset(self.board, self.mask, self.owner, self.danger, self.scalars, self.seen,
-                                    self.move_number, g.options["komi"], g.geometry.num_points, *g.zobrist,
+                                    self.memo, self.move_number, g.options["komi"], g.geometry.num_points, *g.zobrist,
                                     *g.kernel_args, obs)
 
     def step(self, actions, env):
         g = self.game
         self._make_room()
         self.rules.asli_batch_step(actions, self.board, self.mask, self.owner, self.danger, self.scalars, self.seen,
-                                   self.move_number, g.options["komi"], g.geometry.num_points, g.max_moves,
+                                   self.memo, self.move_number, g.options["komi"], g.geometry.num_points, g.max_moves,
                                    *g.zobrist, *g.kernel_args, env.observations, env.rewards, env.terminated,
                                    env.truncated, env.final_observations, env.final_scores)
 
@@ -370,6 +371,7 @@ class _AsliBatch(_ScalarRowBatch):
             hash_insert(self.seen[i], np.uint64(h))
         self.owner[i] = state.owner
         self.danger[i] = state.danger
+        self.memo[i] = state.memo
 
 
 _BATCHES = {"lin": _LinBatch, "linage": _LinageBatch, "lifeline": _LifelineBatch, "asli": _AsliBatch}

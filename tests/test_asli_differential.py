@@ -108,3 +108,85 @@ def test_mask_agrees_with_simulation_on_random_boards(size, small_region, direct
                 legal += sum(direct)
         checked += 1
     assert legal > 0
+
+
+def structure_facts(st, board):
+    """A structure up to the numbering of its groups and regions: each group (its stones, colour,
+    partner count), each region (its points, per-colour counts, the groups next to it), and whether
+    every point's label names the group or region holding it."""
+    groups = {}
+    for g in range(st.n_groups):
+        cells = frozenset(st.group_cells[st.group_offsets[g]:st.group_offsets[g + 1]].tolist())
+        groups[g] = cells
+    regions = {}
+    for r in range(st.n_regions):
+        regions[r] = frozenset(st.region_cells[st.region_offsets[r]:st.region_offsets[r + 1]].tolist())
+    labels_agree = all((i in groups[st.labels[i]]) if board[i] else (i in regions[st.labels[i]])
+                       for i in range(len(board)))
+    group_facts = {cells: (int(st.colour[g]), int(st.partners[g])) for g, cells in groups.items()}
+    region_facts = {cells: (tuple(st.per_colour[r].tolist()),
+                            frozenset(groups[g] for g in st.pair_group[st.pair_start[r]:st.pair_start[r + 1]]),
+                            st.pair_start[r + 1] - st.pair_start[r])
+                    for r, cells in regions.items()}
+    return labels_agree, group_facts, region_facts
+
+
+@pytest.mark.parametrize("size", [4, 6, 9])
+def test_structure_after_a_stone_matches_a_fresh_labelling(size):
+    """structure_after_stone (no flood) against labelling the board with the stone, before any
+    capture, from every position of seeded random games, for both sides' stones on every empty
+    point of some positions; and the structure the state keeps against a fresh labelling after
+    every action (placements, captures, prison removals)."""
+    from territory_envs.games.asli import (MEMO_DTYPE, asli_structure, label_structure, memo_size, region_stays_whole,
+                                           structure_after_stone, structure_view)
+    game = make_game("asli", board_size=size, komi=2)
+    geo = game.geometry
+    n = geo.num_cells
+    rng = np.random.default_rng(size)
+    updated = whole = 0
+    for _ in range(12 if size < 9 else 4):
+        state = game.new_state()
+        while not state.is_terminal():
+            board = state.board.copy()
+            memo = np.zeros(memo_size(n, 4), dtype=MEMO_DTYPE)
+            label_structure(board, memo, geo.on_board, geo.neighbours, geo.degree)
+            for p in np.flatnonzero(board == 0)[rng.random(int((board == 0).sum())) < 0.3]:
+                for side in (0, 1):
+                    out = memo.copy()
+                    ok, new = structure_after_stone(structure_view(out, n, 4), out, board, p, side, geo.neighbours,
+                                                    geo.degree)
+                    assert ok == region_stays_whole(board, p)
+                    if not ok:
+                        assert (out == memo).all()  # nothing changed
+                        whole += 1
+                        continue
+                    updated += 1
+                    after = board.copy()
+                    after[p] = side + 1
+                    assert structure_facts(new, after) == structure_facts(structure_view(out, n, 4), after) == \
+                        structure_facts(asli_structure(after, geo.on_board, geo.neighbours, geo.degree), after)
+            state.apply(int(rng.choice(state.legal_actions())))
+            kept = structure_view(state.memo, n, 4)
+            assert state.memo[0] == 1
+            assert structure_facts(kept, state.board) == structure_facts(
+                asli_structure(state.board, geo.on_board, geo.neighbours, geo.degree), state.board)
+    assert updated > whole > 0  # most stones leave their region whole: the update is what is tested
+
+
+def test_region_stays_whole_reads_the_corners():
+    """A point whose two empty neighbours are joined round it by the empty corner between them
+    keeps its region whole; with that corner taken they are two arcs (the region may split), and a
+    point with no empty neighbour ends its region."""
+    from territory_envs.games.asli import region_stays_whole
+    board = np.ones((5, 5), dtype=np.int8)
+    board[1:3, 2:4] = 0  # c4 d4 / c3 d3 empty (rows from the top)
+    flat = board.reshape(-1)
+    assert region_stays_whole(flat, 1 * 5 + 2)  # its neighbours d4 and c3 are joined by d3
+    board[2, 3] = 2
+    assert not region_stays_whole(flat, 1 * 5 + 2)  # d3 taken: d4 and c3 are two arcs
+    board[:] = 1
+    board[2, 2] = 0
+    assert not region_stays_whole(flat, 2 * 5 + 2)  # no empty neighbour: the region is the point
+    board[2, 3] = 0
+    assert region_stays_whole(flat, 2 * 5 + 2)  # one neighbour: one arc
+    assert region_stays_whole(np.zeros(25, dtype=np.int8), 0)  # a corner of the empty board

@@ -39,6 +39,12 @@ dying group touches another friendly group is looked at directly for small group
 ``DIRECT_WORK`` regions and stones) and through lists made once per position for large ones
 (:func:`fill_contact_lists`). First turns are simulated. Tests compare the mask with the reference
 engine at every step of random games, and with simulating every point.
+
+The labelling is kept from move to move in each game's ``memo`` (:func:`label_structure`). A
+prison removal leaves it as it is. A stone whose empty neighbours lie in one arc round it leaves
+its region whole, so the structure follows without a flood (:func:`structure_after_stone`); any
+other stone, and every capture, labels the board again. Tests compare the kept structure with a
+fresh labelling after every action of random games.
 """
 from __future__ import annotations
 
@@ -179,15 +185,54 @@ def second_stone_mask(board, side, first, ban, quick, on_board, neighbours, degr
 # regions at constant work per point.
 SMALL_REGION = 24
 
-# The board's groups and territories, labelled once per turn (see :func:`asli_structure`).
+# The board's groups and territories (see :func:`asli_structure`), kept from move to move in one
+# int32 array per game, ``memo``: entry 0 says whether it describes the board (1) or must be made
+# again (0), entries 1 and 2 hold the numbers of groups and regions, the arrays follow.
 Structure = namedtuple("Structure", [
     "labels", "n_groups", "n_regions", "colour", "group_cells", "group_offsets", "region_cells",
     "region_offsets", "pair_start", "pair_group", "per_colour", "partners"])
+MEMO_VALID, MEMO_GROUPS, MEMO_REGIONS, MEMO_HEAD = 0, 1, 2, 3
+MEMO_DTYPE = np.int16  # (boards up to 25x25): half the memory a step reads, which is mostly not in cache
+
+
+@njit(cache=True)
+def memo_size(n, max_degree):
+    """Entries of a memo for ``n`` cells. Each (region, group) pair is met across its own edge
+    between an empty point and a stone, so the pairs are at most the ``n * max_degree / 2`` edges."""
+    return MEMO_HEAD + 10 * n + 3 + n * max_degree // 2
+
+
+@njit(cache=True)
+def structure_view(memo, n, max_degree):
+    """The :data:`Structure` held in ``memo``, as views of it."""
+    at = MEMO_HEAD
+    labels = memo[at:at + n]
+    colour = memo[at + n:at + 2 * n]
+    group_cells = memo[at + 2 * n:at + 3 * n]
+    group_offsets = memo[at + 3 * n:at + 4 * n + 1]
+    region_cells = memo[at + 4 * n + 1:at + 5 * n + 1]
+    region_offsets = memo[at + 5 * n + 1:at + 6 * n + 2]
+    pair_start = memo[at + 6 * n + 2:at + 7 * n + 3]
+    pairs = n * max_degree // 2
+    pair_group = memo[at + 7 * n + 3:at + 7 * n + 3 + pairs]
+    per_colour = memo[at + 7 * n + 3 + pairs:at + 9 * n + 3 + pairs].reshape((n, 2))
+    partners = memo[at + 9 * n + 3 + pairs:at + 10 * n + 3 + pairs]
+    return Structure(labels, np.int64(memo[MEMO_GROUPS]), np.int64(memo[MEMO_REGIONS]), colour, group_cells,
+                     group_offsets, region_cells, region_offsets, pair_start, pair_group, per_colour, partners)
 
 
 @njit(cache=True)
 def asli_structure(board, on_board, neighbours, degree):
-    """Groups, territories (regions) and which touch which, labelled in one pass over the board.
+    """:func:`label_structure` into a new memo."""
+    n = board.shape[0]
+    return label_structure(board, np.empty(memo_size(n, neighbours.shape[1]), dtype=MEMO_DTYPE), on_board, neighbours,
+                           degree)
+
+
+@njit(cache=True)
+def label_structure(board, memo, on_board, neighbours, degree):
+    """Groups, territories (regions) and which touch which, labelled in one pass over the board into
+    ``memo``; returns them as views of it (:func:`structure_view`):
 
     * ``labels[i]``: the group of a stone, or the region of an empty point, -1 off the board
       (groups and regions are numbered apart); ``colour[g]``: 1 black, 2 white;
@@ -199,10 +244,12 @@ def asli_structure(board, on_board, neighbours, degree):
       lives iff it has one; it is in danger iff it has exactly one.
     """
     n = board.shape[0]
-    labels = np.full(n, -1, dtype=np.int32)
-    colour = np.empty(n, dtype=np.int8)
-    group_cells = np.empty(n, dtype=np.int32)
-    group_offsets = np.empty(n + 1, dtype=np.int32)
+    memo[MEMO_VALID] = 0
+    memo[MEMO_GROUPS] = 0
+    memo[MEMO_REGIONS] = 0
+    st = structure_view(memo, n, neighbours.shape[1])
+    labels, colour, group_cells, group_offsets = st.labels, st.colour, st.group_cells, st.group_offsets
+    labels[:] = -1
     n_groups = 0
     tail = 0
     for start in range(n):
@@ -213,13 +260,10 @@ def asli_structure(board, on_board, neighbours, degree):
         tail = flood_equal(board, start, n_groups, labels, group_cells, tail, neighbours, degree)
         n_groups += 1
     group_offsets[n_groups] = tail
-    slots = max(n_groups, 1)
-    stamp = np.full(slots, -1, dtype=np.int32)  # the region that last listed a group
-    region_cells = np.empty(n, dtype=np.int32)
-    region_offsets = np.empty(n + 1, dtype=np.int32)
-    pair_start = np.empty(n + 1, dtype=np.int32)
-    pair_group = np.empty(n * neighbours.shape[1], dtype=np.int32)
-    per_colour = np.zeros((n, 2), dtype=np.int32)
+    stamp = np.full(max(n_groups, 1), -1, dtype=np.int32)  # the region that last listed a group
+    region_cells, region_offsets, pair_start, pair_group = st.region_cells, st.region_offsets, st.pair_start, \
+        st.pair_group
+    per_colour = st.per_colour
     n_regions = 0
     tail = 0
     m = 0
@@ -232,19 +276,203 @@ def asli_structure(board, on_board, neighbours, degree):
         # the region's points, and the groups next to it (each once), in one flood
         tail, m = flood_listing(board, start, -1, r, labels, labels, region_cells, tail, stamp, r, pair_group, m,
                                 neighbours, degree)
-        for j in range(pair_start[r], m):
-            per_colour[r, colour[pair_group[j]] - 1] += 1
         n_regions += 1
     region_offsets[n_regions] = tail
     pair_start[n_regions] = m
-    partners = np.zeros(slots, dtype=np.int32)
-    for r in range(n_regions):
-        for j in range(pair_start[r], pair_start[r + 1]):
-            g = pair_group[j]
-            if per_colour[r, colour[g] - 1] >= 2:
-                partners[g] += 1
-    return Structure(labels, n_groups, n_regions, colour, group_cells, group_offsets, region_cells, region_offsets,
-                     pair_start, pair_group, per_colour, partners)
+    memo[MEMO_GROUPS] = n_groups
+    memo[MEMO_REGIONS] = n_regions
+    memo[MEMO_VALID] = 1
+    st = Structure(labels, n_groups, n_regions, colour, group_cells, group_offsets, region_cells, region_offsets,
+                   pair_start, pair_group, per_colour, st.partners)
+    count_pairs(st)
+    return st
+
+
+@njit(cache=True)
+def count_pairs(st):
+    """``per_colour`` and ``partners`` of the structure ``st`` from its pair lists."""
+    st.per_colour[:st.n_regions] = 0
+    st.partners[:st.n_groups] = 0
+    for r in range(st.n_regions):
+        for j in range(st.pair_start[r], st.pair_start[r + 1]):
+            st.per_colour[r, st.colour[st.pair_group[j]] - 1] += 1
+    for r in range(st.n_regions):
+        for j in range(st.pair_start[r], st.pair_start[r + 1]):
+            g = st.pair_group[j]
+            st.partners[g] += st.per_colour[r, st.colour[g] - 1] >= 2
+
+
+# p's eight surrounding points in order round it (N, NE, E, SE, S, SW, W, NW): consecutive ones,
+# cyclically, are orthogonal neighbours of each other; the even ones are p's own neighbours
+RING_ROWS = np.array([-1, -1, 0, 1, 1, 1, 0, -1], dtype=np.int64)
+RING_COLS = np.array([0, 1, 1, 1, 0, -1, -1, -1], dtype=np.int64)
+
+
+@njit(cache=True)
+def region_stays_whole(board, p):
+    """Before a stone goes on the empty point ``p`` of a square board: do p's empty neighbours lie
+    in one arc of empty points round it (so its region less p is still one region, and not empty)?"""
+    width = int(np.sqrt(board.shape[0]) + 0.5)
+    row, col = p // width, p % width
+    empty = 0  # bit k: ring point k is on the board and empty
+    for k in range(8):
+        rr, cc = row + RING_ROWS[k], col + RING_COLS[k]
+        if 0 <= rr < width and 0 <= cc < width and board[rr * width + cc] == EMPTY:
+            empty |= 1 << k
+    if empty & 0x55 == 0:
+        return False  # no empty neighbour: the region is p alone
+    if empty == 0xFF:
+        return True
+    first = 0
+    while empty >> first & 1:
+        first += 1  # a point that is not empty: the arcs begin after it
+    arcs = 0
+    in_arc = False
+    neighbour_in_arc = False
+    for t in range(1, 9):
+        k = (first + t) % 8
+        if empty >> k & 1:
+            if not in_arc:
+                in_arc = True
+                neighbour_in_arc = False
+            neighbour_in_arc |= k % 2 == 0
+        elif in_arc:  # (a lone empty corner point is no arc: it does not touch p)
+            in_arc = False
+            arcs += neighbour_in_arc
+    return arcs == 1
+
+
+@njit(cache=True)
+def touches_region_without(board, st, g, r, p, neighbours, degree):
+    """Does group ``g`` touch a point of region ``r`` other than ``p``? Its stones next to ``p``
+    first (the usual answer), then all of them."""
+    for d in range(degree[p]):
+        x = neighbours[p, d]
+        if board[x] != EMPTY and st.labels[x] == g:
+            for e in range(degree[x]):
+                y = neighbours[x, e]
+                if y != p and board[y] == EMPTY and st.labels[y] == r:
+                    return True
+    for j in range(st.group_offsets[g], st.group_offsets[g + 1]):
+        x = st.group_cells[j]
+        for e in range(degree[x]):
+            y = neighbours[x, e]
+            if y != p and board[y] == EMPTY and st.labels[y] == r:
+                return True
+    return False
+
+
+@njit(cache=True)
+def structure_after_stone(st, memo, board, p, side, neighbours, degree):
+    """Bring the structure ``st`` (views of ``memo``) of ``board`` up to date for a stone of
+    ``side`` on the empty point ``p``, in place and without a flood; ``board`` is the board before
+    the stone. Returns ``(True, the new structure)``, or ``(False, st)`` with nothing changed when
+    p's region less p may be split or empty (:func:`region_stays_whole`), where labelling the
+    board is needed.
+
+    Region ``r`` of p loses p and stays one region; every other region stays as it was. The stone
+    and the friendly groups next to it become one group, numbered last (the others keep their
+    order, so every array shrinks or keeps its place and is rewritten front to back). ``r`` then
+    touches that group instead of the friends (or in addition, for a lone stone), and no longer an
+    enemy group that touched it at p alone. A region next to several of the friends lists the
+    joined group once. The counts follow from the pair lists (:func:`count_pairs`)."""
+    if not region_stays_whole(board, p):
+        return False, st
+    n = board.shape[0]
+    r = st.labels[p]
+    foe = 2 - side
+    near = np.empty(8, dtype=np.int32)  # the friends next to p, then (from 4) the enemies cut off from r
+    friends = 0
+    lost = 0
+    for d in range(degree[p]):
+        x = neighbours[p, d]
+        g = st.labels[x]
+        if board[x] == side + 1 and not is_listed(g, near, friends):
+            near[friends] = g
+            friends += 1
+        elif board[x] == foe and not is_listed(g, near[4:], lost) and \
+                not touches_region_without(board, st, g, r, p, neighbours, degree):
+            near[4 + lost] = g
+            lost += 1
+    work = np.empty(2 * n, dtype=np.int32)
+    remap = work[:n]  # the groups' new numbers
+    moved = work[n:]  # the friends' stones, kept aside while the other groups move down
+    joined = 0
+    moving = 0
+    for g in range(st.n_groups):
+        remap[g] = joined
+        joined += not is_listed(g, near, friends)
+    for i in range(friends):
+        g = near[i]
+        remap[g] = joined
+        for j in range(st.group_offsets[g], st.group_offsets[g + 1]):
+            moved[moving] = st.group_cells[j]
+            moving += 1
+    tail = 0
+    for g in range(st.n_groups):
+        k = remap[g]
+        if k == joined:
+            continue
+        first, last = st.group_offsets[g], st.group_offsets[g + 1]  # (read before k <= g is written)
+        st.colour[k] = st.colour[g]
+        st.group_offsets[k] = tail
+        for j in range(first, last):
+            st.group_cells[tail] = st.group_cells[j]
+            tail += 1
+    st.colour[joined] = side + 1
+    st.group_offsets[joined] = tail
+    for j in range(moving):
+        st.group_cells[tail + j] = moved[j]
+    st.group_cells[tail + moving] = p
+    st.group_offsets[joined + 1] = tail + moving + 1
+    for i in range(n):
+        stone = board[i] != EMPTY
+        label = st.labels[i]
+        st.labels[i] = label + stone * (remap[label * stone] - label)
+    st.labels[p] = joined
+    # p leaves region r: the points after it move down one place
+    at = st.region_offsets[r]
+    while st.region_cells[at] != p:
+        at += 1
+    total = st.region_offsets[st.n_regions]
+    for j in range(at, total - 1):
+        st.region_cells[j] = st.region_cells[j + 1]
+    for x in range(r + 1, st.n_regions + 1):
+        st.region_offsets[x] -= 1
+    # the pair lists, renumbered and filtered front to back (a lone stone adds one pair to r)
+    m = 0
+    first = 0
+    listed_in = -1  # the last region that listed the joined group
+    shift = 0  # 1 once the lists after r have moved up one place to make room in r's
+    for x in range(st.n_regions):
+        last = st.pair_start[x + 1] + shift
+        st.pair_start[x] = m
+        for j in range(first, last):
+            g = st.pair_group[j]
+            k = remap[g]
+            if k == joined:
+                if listed_in == x:
+                    continue
+                listed_in = x
+            elif x == r and is_listed(g, near[4:], lost):
+                continue
+            st.pair_group[m] = k
+            m += 1
+        if x == r and friends == 0:
+            if m == last:  # no room: move the later lists up one place
+                for j in range(st.pair_start[st.n_regions] - 1, last - 1, -1):
+                    st.pair_group[j + 1] = st.pair_group[j]
+                shift = 1
+                last += 1
+            st.pair_group[m] = joined  # the lone stone
+            m += 1
+        first = last
+    st.pair_start[st.n_regions] = m
+    memo[MEMO_GROUPS] = joined + 1
+    new = Structure(st.labels, joined + 1, st.n_regions, st.colour, st.group_cells, st.group_offsets, st.region_cells,
+                    st.region_offsets, st.pair_start, st.pair_group, st.per_colour, st.partners)
+    count_pairs(new)
+    return True, new
 
 
 @njit(cache=True)
@@ -918,9 +1146,10 @@ ROLLOUT_TESTS = 6  # candidates a playout turn tests before it asks the exact ma
 
 
 @njit(cache=True)
-def compute_mask(board, mask, owner, danger, s, on_board, neighbours, degree):
-    """Legal actions of the side to move (the derived planes come along)."""
-    mask_from_structure(board, mask, owner, danger, s, asli_structure(board, on_board, neighbours, degree),
+def compute_mask(board, mask, owner, danger, s, memo, on_board, neighbours, degree):
+    """Legal actions of the side to move (the derived planes come along), the board's structure
+    labelled into ``memo``."""
+    mask_from_structure(board, mask, owner, danger, s, label_structure(board, memo, on_board, neighbours, degree),
                         on_board, neighbours, degree)
 
 
@@ -978,26 +1207,39 @@ def outcome(s, prison_moved):
 
 
 @njit(cache=True)
-def act(board, mask, owner, danger, s, seen, action, keys, side_key, on_board, neighbours, degree):
+def current_structure(board, memo, on_board, neighbours, degree):
+    """The structure of ``board``: the one kept in ``memo`` if it is valid, else labelled there."""
+    if memo[MEMO_VALID] == 1:
+        return structure_view(memo, board.shape[0], neighbours.shape[1])
+    return label_structure(board, memo, on_board, neighbours, degree)
+
+
+@njit(cache=True)
+def act(board, mask, owner, danger, s, seen, memo, action, keys, side_key, on_board, neighbours, degree):
     """Play one legal action (a placement, or ``remove_prisoner`` = ``n``); returns
     :func:`outcome` (so a Python caller reads no scalar back). ``seen`` must keep a free slot (the
-    caller grows it)."""
+    caller grows it). ``memo`` holds the board's structure (:func:`label_structure`), or is marked
+    invalid; it is brought up to date."""
     n = board.shape[0]
     side = s[TO_MOVE]
-    if action == n:  # take an enemy stone out of the prison: a whole turn
+    if action == n:  # take an enemy stone out of the prison: a whole turn, the board unchanged
         s[PRISON_BLACK + 1 - side] -= 1
         s[FIRST_BLACK + side] = 1
         _end_turn(board, mask, owner, danger, s, seen, side, False, False,
-                  asli_structure(board, on_board, neighbours, degree), keys, side_key, on_board, neighbours, degree)
+                  current_structure(board, memo, on_board, neighbours, degree), keys, side_key, on_board, neighbours,
+                  degree)
         return outcome(s, True)
     incursion = owner[action] == 2 - side  # the territory's owner before the stone lands
+    # the structure after the stone shows the dead enemy groups; it serves the next mask too
+    # unless stones were captured. Usually it follows from the one before without a labelling
+    structure = current_structure(board, memo, on_board, neighbours, degree)
+    updated, structure = structure_after_stone(structure, memo, board, action, side, neighbours, degree)
     board[action] = side + 1
-    # the labelling after the stone shows the dead enemy groups; it serves the next mask too
-    # unless stones were captured
-    structure = asli_structure(board, on_board, neighbours, degree)
+    if not updated:
+        structure = label_structure(board, memo, on_board, neighbours, degree)
     groups, stones = capture_dead(board, 2 - side, structure)
     if stones > 0:
-        structure = asli_structure(board, on_board, neighbours, degree)
+        structure = label_structure(board, memo, on_board, neighbours, degree)
     s[PRISON_BLACK + 1 - side] += stones
     minimal = incursion and groups == 1
     if s[PENDING] < 0 and s[FIRST_BLACK + side] == 0:  # the first stone of a pair
@@ -1015,7 +1257,7 @@ def act(board, mask, owner, danger, s, seen, action, keys, side_key, on_board, n
 
 
 @njit(cache=True)
-def new_game(board, mask, owner, danger, s, seen, komi, keys, side_key, on_board, neighbours, degree):
+def new_game(board, mask, owner, danger, s, seen, memo, komi, keys, side_key, on_board, neighbours, degree):
     """Reset one game: empty board, Black to move by player_0, ``komi`` black stones in the prison."""
     board[:] = EMPTY
     s[:] = 0
@@ -1025,7 +1267,7 @@ def new_game(board, mask, owner, danger, s, seen, komi, keys, side_key, on_board
     seen[:] = 0
     hash_insert(seen, zobrist_hash(board, 0, keys, side_key))
     s[SEEN_COUNT] = 1
-    compute_mask(board, mask, owner, danger, s, on_board, neighbours, degree)
+    compute_mask(board, mask, owner, danger, s, memo, on_board, neighbours, degree)
 
 
 @njit(cache=True)
@@ -1097,7 +1339,7 @@ class AsliState(GameState):
     row shared with the compiled turn logic; ``seen`` is the hash table of every turn-boundary
     position (Zobrist hashes of board and side to move), grown before it fills."""
 
-    __slots__ = ("s", "seen", "owner", "danger", "info_version", "room_until")
+    __slots__ = ("s", "seen", "owner", "danger", "memo", "info_version", "room_until")
 
     def _init_extra(self):
         self.info_version = 0
@@ -1190,19 +1432,21 @@ class AsliState(GameState):
         new.seen = self.seen.copy()
         new.owner = self.owner.copy()
         new.danger = self.danger.copy()
+        new.memo = self.memo.copy()
 
     def _refresh(self):
         n = self.game.num_cells
         self.owner = np.zeros(n, dtype=np.int8)
         self.danger = np.zeros(n, dtype=np.bool_)
-        compute_mask(self.board, self.mask, self.owner, self.danger, self.s, *self.game.kernel_args)
+        self.memo = np.zeros(memo_size(n, self.game.geometry.neighbours.shape[1]), dtype=MEMO_DTYPE)
+        compute_mask(self.board, self.mask, self.owner, self.danger, self.s, self.memo, *self.game.kernel_args)
 
     def _apply(self, action):
         if self.move_number >= self.room_until:
             self._make_room()
         s = self.s
         g = self.game
-        result = act(self.board, self.mask, self.owner, self.danger, s, self.seen, action, *g.act_args)
+        result = act(self.board, self.mask, self.owner, self.danger, s, self.seen, self.memo, action, *g.act_args)
         if result & OUT_PRISON:
             self.info_version += 1
         self.to_move = result & OUT_TO_MOVE
@@ -1212,7 +1456,7 @@ class AsliState(GameState):
 
     def _rollout(self, seed, moves_left, trace, uniform):  # Asli's playouts are uniform either way
         g = self.game
-        return asli_rollout(self.board, self.mask, self.owner, self.danger, self.s, self.seen, moves_left,
+        return asli_rollout(self.board, self.mask, self.owner, self.danger, self.s, self.seen, self.memo, moves_left,
                             *g.zobrist, *g.kernel_args, seed, trace)
 
     def observation(self, player: int) -> np.ndarray:
@@ -1244,7 +1488,7 @@ AsliGame.state_class = AsliState
 
 # --- batched play (territory_envs.vector) -------------------------------------------------------
 @njit(cache=True, parallel=True)
-def asli_batch_step(actions, board, mask, owner, danger, scalars, seen, move_number, komi, points, max_moves,
+def asli_batch_step(actions, board, mask, owner, danger, scalars, seen, memo, move_number, komi, points, max_moves,
                     keys, side_key, on_board, neighbours, degree, obs, rewards, terminated, truncated,
                     final_obs, final_scores):
     """One action in every game of the batch, in parallel; finished games record their last
@@ -1252,7 +1496,7 @@ def asli_batch_step(actions, board, mask, owner, danger, scalars, seen, move_num
     ``seen`` must keep a free slot (the caller grows them)."""
     for e in prange(actions.shape[0]):
         s = scalars[e]
-        act(board[e], mask[e], owner[e], danger[e], s, seen[e], actions[e], keys, side_key, on_board,
+        act(board[e], mask[e], owner[e], danger[e], s, seen[e], memo[e], actions[e], keys, side_key, on_board,
             neighbours, degree)
         if after_action(e, s[TERMINAL] == 1, s[WINNER], s[FLIP], move_number, max_moves, mask, rewards,
                         terminated, truncated):
@@ -1260,24 +1504,24 @@ def asli_batch_step(actions, board, mask, owner, danger, scalars, seen, move_num
             final_scores[e, 1] = 0.0
             observe(board[e], mask[e], owner[e], danger[e], s, s[TO_MOVE], points, final_obs[e])
             move_number[e] = 0
-            new_game(board[e], mask[e], owner[e], danger[e], s, seen[e], komi, keys, side_key, on_board,
+            new_game(board[e], mask[e], owner[e], danger[e], s, seen[e], memo[e], komi, keys, side_key, on_board,
                      neighbours, degree)
         observe(board[e], mask[e], owner[e], danger[e], s, s[TO_MOVE], points, obs[e])
 
 
 @njit(cache=True, parallel=True)
-def asli_batch_reset(board, mask, owner, danger, scalars, seen, move_number, komi, points, keys, side_key,
+def asli_batch_reset(board, mask, owner, danger, scalars, seen, memo, move_number, komi, points, keys, side_key,
                      on_board, neighbours, degree, obs):
     for e in prange(board.shape[0]):
         move_number[e] = 0
-        new_game(board[e], mask[e], owner[e], danger[e], scalars[e], seen[e], komi, keys, side_key, on_board,
+        new_game(board[e], mask[e], owner[e], danger[e], scalars[e], seen[e], memo[e], komi, keys, side_key, on_board,
                  neighbours, degree)
         observe(board[e], mask[e], owner[e], danger[e], scalars[e], 0, points, obs[e])
 
 
 # --- random playouts (agents.mcts) ----------------------------------------------------------------
 @njit(cache=True)
-def asli_rollout(board, mask, owner, danger, s, seen, moves_left, keys, side_key, on_board, neighbours, degree,
+def asli_rollout(board, mask, owner, danger, s, seen, memo, moves_left, keys, side_key, on_board, neighbours, degree,
                  seed, trace):
     """Uniformly random legal actions (prison removals included) from this position (copied, not
     changed) to the end, at most ``moves_left``; repetitions draw as in the game. Returns
@@ -1294,6 +1538,7 @@ def asli_rollout(board, mask, owner, danger, s, seen, moves_left, keys, side_key
     mask = mask.copy()
     owner = owner.copy()
     danger = danger.copy()
+    memo = memo.copy()
     s = s.copy()
     n = board.shape[0]
     size = 64
@@ -1354,6 +1599,7 @@ def asli_rollout(board, mask, owner, danger, s, seen, moves_left, keys, side_key
             placement = chosen < n
             if placement:
                 board[:] = trial
+                memo[MEMO_VALID] = 0  # (labelled again when next needed)
                 s[PRISON_BLACK + 1 - side] += stones
             else:
                 minimal = False
@@ -1367,7 +1613,7 @@ def asli_rollout(board, mask, owner, danger, s, seen, moves_left, keys, side_key
             hash_insert(table, h)
             continue
         if not mask_fresh:
-            compute_mask(board, mask, owner, danger, s, on_board, neighbours, degree)
+            compute_mask(board, mask, owner, danger, s, memo, on_board, neighbours, degree)
         if s[FIRST_BLACK + side] == 1:
             # few legal actions among many candidates (a side pinned to its prison removals, say):
             # go to the mask directly on this side's next turns, until the mask shows otherwise
@@ -1383,7 +1629,7 @@ def asli_rollout(board, mask, owner, danger, s, seen, moves_left, keys, side_key
         if move < trace.shape[1]:
             trace[0, move] = action
             trace[1, move] = side ^ s[FLIP]
-        act(board, mask, owner, danger, s, table, action, keys, side_key, on_board, neighbours, degree)
+        act(board, mask, owner, danger, s, table, memo, action, keys, side_key, on_board, neighbours, degree)
         mask_fresh = True
         if s[TERMINAL]:
             return winner_player(s[WINNER], s[FLIP]), move + 1
