@@ -17,6 +17,11 @@ One thread, compiled loops only (no Python in the timing), microseconds per step
   are as many and as far apart. The gap to the row above is what mispredicted branches cost.
 * ``... shuffled``: the structure (and mask) rows over the same positions in a random order, so
   that consecutive positions are unrelated, as in the vector env: the floods' branches go cold.
+* ``a stone's structure``: for a random empty point of each recorded position (shuffled), the
+  structure of the board with a stone there, labelled whole (:func:`label_structure`) or updated
+  from the kept one (:func:`structure_after_stone`), split by the arcs of empty points round the
+  point (0: its region ends; 1: it stays whole; 2 or more: flooded for its parts), less the copy
+  of the kept structure that both rows make. Sets ``FLOOD_PARTS_FROM``.
 * ``corridor``: structure and mask of one position at sizes 9 to 25 (:func:`corridor_board`) where
   every point of a corridor joins the two black groups that line it and kills the two large white
   groups at its ends, and nothing revives the joined group: a mask that looked at the dying groups
@@ -67,6 +72,46 @@ def structure_loop(boards, sides, bans, with_mask, on_board, neighbours, degree)
             total += asli.analyse_structure(boards[i], sides[i], bans[i], True, st, on_board, neighbours, degree,
                                             mask, owner, danger)[1]
     return total
+
+
+@njit
+def stone_loop(mode, boards, memos, sides, points, on_board, neighbours, degree):
+    """Per position: copy its kept structure (mode 0), and then label the board with a stone on
+    its point (1) or update the structure for it (2); both copy the board."""
+    n = boards.shape[1]
+    memo = np.empty(memos.shape[1], memos.dtype)
+    board = boards[0].copy()
+    total = 0
+    for i in range(boards.shape[0]):
+        memo[:] = memos[i]
+        if mode == 1:
+            board[:] = boards[i]
+            board[points[i]] = sides[i] + 1
+            total += asli.label_structure(board, memo, on_board, neighbours, degree).n_groups
+        elif mode == 2:
+            board[:] = boards[i]
+            board[points[i]] = sides[i] + 1
+            st = asli.structure_view(memo, n, neighbours.shape[1])
+            total += asli.structure_after_stone(st, memo, board, points[i], sides[i], neighbours, degree).n_groups
+    return total
+
+
+def stone_rows(boards, sides, tables, seconds, repeats):
+    """Microseconds to label the board with a stone, and to update the kept structure for it, by
+    the arcs round the stone (see the module's docstring)."""
+    rng = np.random.default_rng(2)
+    points = np.array([rng.choice(np.flatnonzero(b == 0)) for b in boards])
+    arcs = np.minimum([asli.arcs_round(b, p) for b, p in zip(boards, points)], 2)
+    memos = np.zeros((len(boards), asli.memo_size(boards.shape[1], tables[1].shape[1])), dtype=asli.MEMO_DTYPE)
+    for board, memo in zip(boards, memos):
+        asli.label_structure(board, memo, *tables)
+    rows = {}
+    for k, name in enumerate(("ends", "stays whole", "may split")):
+        pick = arcs == k
+        args = (boards[pick].copy(), memos[pick].copy(), sides[pick].copy(), points[pick].copy(), *tables)
+        us = [median_us(lambda: stone_loop(mode, *args), int(pick.sum()), seconds, repeats) for mode in (0, 1, 2)]
+        rows[f"a stone's structure, region {name} ({100 * pick.mean():.0f}%)"] = (us[1] - us[0], us[2] - us[0])
+    return rows
 
 
 def corridor_board(size):
@@ -167,6 +212,7 @@ def main(argv=None) -> int:
         rows[label] = median_us(run, steps * games, args.seconds, args.repeats)
         if lockstep:  # the games stayed one game: the row measures what it says
             assert (board == board[0]).all() and (scalars == scalars[0]).all()
+    stones = stone_rows(*shuffled[:2], tables, args.seconds, args.repeats)
     corridor = {}
     for size in (9, 13, 19, 25):
         wide = asli.AsliGame(board_size=size).geometry
@@ -179,12 +225,15 @@ def main(argv=None) -> int:
           f"({len(boards)} recorded positions)")
     for label, us in rows.items():
         print(f"  {label:<36}{us:8.2f}")
+    print("a stone on a random empty point of each position (shuffled): labelled, updated (microseconds)")
+    for label, (whole, update) in stones.items():
+        print(f"  {label:<52}{whole:8.2f}{update:8.2f}")
     print("corridor position, structure + mask: microseconds, and nanoseconds per cell")
     for size, us in corridor.items():
         print(f"  {f'{size}x{size}':<36}{us:8.2f}{us * 1000 / (size * size):8.1f}")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"board_size": args.board_size, "positions": len(boards), "us_per_step": rows,
+            json.dump({"board_size": args.board_size, "positions": len(boards), "us_per_step": rows, "stone_us": stones,
                        "corridor_us": corridor}, f, indent=2)
     return 0
 

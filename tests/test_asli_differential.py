@@ -133,17 +133,17 @@ def structure_facts(st, board):
 
 @pytest.mark.parametrize("size", [4, 6, 9])
 def test_structure_after_a_stone_matches_a_fresh_labelling(size):
-    """structure_after_stone (no flood) against labelling the board with the stone, before any
-    capture, from every position of seeded random games, for both sides' stones on every empty
-    point of some positions; and the structure the state keeps against a fresh labelling after
-    every action (placements, captures, prison removals)."""
-    from territory_envs.games.asli import (MEMO_DTYPE, asli_structure, label_structure, memo_size, region_stays_whole,
+    """structure_after_stone (no labelling of the board) against labelling the board with the
+    stone, before any capture, for both sides' stones on sampled empty points of every position
+    of seeded random games: regions that stay whole, end, split or do not; and the structure the
+    state keeps against a fresh labelling after every action (placements, captures, removals)."""
+    from territory_envs.games.asli import (MEMO_DTYPE, arcs_round, asli_structure, label_structure, memo_size,
                                            structure_after_stone, structure_view)
     game = make_game("asli", board_size=size, komi=2)
     geo = game.geometry
     n = geo.num_cells
     rng = np.random.default_rng(size)
-    updated = whole = 0
+    seen = set()  # (arcs round p: 0, 1 or more; does the region fall into parts)
     for _ in range(12 if size < 9 else 4):
         state = game.new_state()
         while not state.is_terminal():
@@ -153,40 +153,63 @@ def test_structure_after_a_stone_matches_a_fresh_labelling(size):
             for p in np.flatnonzero(board == 0)[rng.random(int((board == 0).sum())) < 0.3]:
                 for side in (0, 1):
                     out = memo.copy()
-                    ok, new = structure_after_stone(structure_view(out, n, 4), out, board, p, side, geo.neighbours,
-                                                    geo.degree)
-                    assert ok == region_stays_whole(board, p)
-                    if not ok:
-                        assert (out == memo).all()  # nothing changed
-                        whole += 1
-                        continue
-                    updated += 1
                     after = board.copy()
                     after[p] = side + 1
+                    new = structure_after_stone(structure_view(out, n, 4), out, after, p, side, geo.neighbours,
+                                                geo.degree)
+                    fresh = asli_structure(after, geo.on_board, geo.neighbours, geo.degree)
                     assert structure_facts(new, after) == structure_facts(structure_view(out, n, 4), after) == \
-                        structure_facts(asli_structure(after, geo.on_board, geo.neighbours, geo.degree), after)
+                        structure_facts(fresh, after)
+                    parts = {int(fresh.labels[x]) for x in geo.neighbours[p, :geo.degree[p]] if board[x] == 0}
+                    seen.add((min(arcs_round(board, p), 2), len(parts) > 1))
             state.apply(int(rng.choice(state.legal_actions())))
             kept = structure_view(state.memo, n, 4)
             assert state.memo[0] == 1
             assert structure_facts(kept, state.board) == structure_facts(
                 asli_structure(state.board, geo.on_board, geo.neighbours, geo.degree), state.board)
-    assert updated > whole > 0  # most stones leave their region whole: the update is what is tested
+    assert seen == {(0, False), (1, False), (2, False), (2, True)}  # every way a region can go is tested
 
 
-def test_region_stays_whole_reads_the_corners():
-    """A point whose two empty neighbours are joined round it by the empty corner between them
-    keeps its region whole; with that corner taken they are two arcs (the region may split), and a
-    point with no empty neighbour ends its region."""
-    from territory_envs.games.asli import region_stays_whole
+def test_arcs_round_a_point_read_the_corners():
+    """Two empty neighbours joined round the point by the empty corner between them are one arc;
+    with that corner taken they are two (the region may split); no empty neighbour, no arc."""
+    from territory_envs.games.asli import arcs_round
     board = np.ones((5, 5), dtype=np.int8)
     board[1:3, 2:4] = 0  # c4 d4 / c3 d3 empty (rows from the top)
     flat = board.reshape(-1)
-    assert region_stays_whole(flat, 1 * 5 + 2)  # its neighbours d4 and c3 are joined by d3
+    assert arcs_round(flat, 1 * 5 + 2) == 1  # its neighbours d4 and c3 are joined by d3
     board[2, 3] = 2
-    assert not region_stays_whole(flat, 1 * 5 + 2)  # d3 taken: d4 and c3 are two arcs
+    assert arcs_round(flat, 1 * 5 + 2) == 2  # d3 taken: d4 and c3 are two arcs
     board[:] = 1
     board[2, 2] = 0
-    assert not region_stays_whole(flat, 2 * 5 + 2)  # no empty neighbour: the region is the point
+    assert arcs_round(flat, 2 * 5 + 2) == 0  # no empty neighbour: the region is the point
     board[2, 3] = 0
-    assert region_stays_whole(flat, 2 * 5 + 2)  # one neighbour: one arc
-    assert region_stays_whole(np.zeros(25, dtype=np.int8), 0)  # a corner of the empty board
+    assert arcs_round(flat, 2 * 5 + 2) == 1  # one neighbour: one arc
+    board[2, 1] = board[1, 2] = board[3, 2] = 0
+    assert arcs_round(flat, 2 * 5 + 2) == 4  # four neighbours, four corners taken
+    assert arcs_round(np.zeros(25, dtype=np.int8), 0) == 1  # a corner of the empty board
+
+
+def test_kept_structure_where_stones_flood_their_region_for_parts():
+    """From 8x8 up a stone that may split its region floods it for its parts instead of labelling
+    the board (FLOOD_PARTS_FROM): on 13x13 the kept structure equals a fresh labelling after every
+    action of random games, and the mask equals one made from scratch."""
+    from territory_envs.games.asli import FLOOD_PARTS_FROM, arcs_round, asli_structure, structure_view
+    game = make_game("asli", board_size=13)
+    geo = game.geometry
+    n = geo.num_cells
+    assert n >= FLOOD_PARTS_FROM
+    rng = np.random.default_rng(13)
+    flooded = 0
+    for _ in range(2):
+        state = game.new_state()
+        while not state.is_terminal():
+            action = int(rng.choice(state.legal_actions()))
+            flooded += action < n and arcs_round(state.board, action) >= 2
+            state.apply(action)
+            assert structure_facts(structure_view(state.memo, n, 4), state.board) == structure_facts(
+                asli_structure(state.board, geo.on_board, geo.neighbours, geo.degree), state.board)
+            if not state.is_terminal():
+                fresh = game.state_from_dict(state.to_dict())
+                assert np.array_equal(fresh.legal_mask(), state.legal_mask())
+    assert flooded > 20
