@@ -1,7 +1,8 @@
 """Differential test of Asli: the fast engine (counting rule for most points, exact simulation at
 cut points, captures and first turns) against the slow reference written from the rule text
 (tests/reference/asli_reference.py): legal sets, the board, the prison, the ban and the result at
-every step of seeded random games on 4x4, 5x5, 7x7 and 9x9 with komi 0 and 3."""
+every step of seeded random games on 4x4, 5x5, 7x7 and 9x9 with komi 0 and 3. Also the mask against
+simulating every point, and the structure kept from move to move against a fresh labelling."""
 import numpy as np
 import pytest
 
@@ -213,3 +214,21 @@ def test_kept_structure_where_stones_flood_their_region_for_parts():
                 fresh = game.state_from_dict(state.to_dict())
                 assert np.array_equal(fresh.legal_mask(), state.legal_mask())
     assert flooded > 20
+
+
+def test_locality_benchmark_follows_changes_two_hops_out():
+    """benchmarks/asli_locality.py: a change beside one region dirties it, the regions that share a
+    group with it at two hops, and nothing when nothing changed."""
+    from benchmarks.asli_locality import clean_shares
+    from territory_envs.games.asli import asli_structure
+    geo = make_game("asli", board_size=5).geometry
+    board = np.zeros(25, dtype=np.int8)
+    board[2::5] = 1  # column c: one black group between region a-b and region d-e
+    st = asli_structure(board, geo.on_board, geo.neighbours, geo.degree)
+    changed = np.zeros(25, dtype=bool)
+    assert clean_shares(board, changed, st, geo.neighbours, geo.degree) == (20, 20, 20)
+    changed[0] = True  # a corner of region a-b: not next to the black group
+    assert clean_shares(board, changed, st, geo.neighbours, geo.degree) == (20, 10, 0)
+    changed[:] = False
+    changed[2] = True  # a black stone: next to both regions
+    assert clean_shares(board, changed, st, geo.neighbours, geo.degree) == (20, 0, 0)

@@ -295,20 +295,3 @@ def _regions_giving_life(ref, point):
         count += bool(others)
     return count
 
-
-def test_locality_benchmark_follows_changes_two_hops_out():
-    """benchmarks/asli_locality.py: a change beside one region dirties it, the regions that share a
-    group with it at two hops, and nothing when nothing changed."""
-    from benchmarks.asli_locality import clean_shares
-    from territory_envs.games.asli import asli_structure
-    geo = make_game("asli", board_size=5).geometry
-    board = np.zeros(25, dtype=np.int8)
-    board[2::5] = 1  # column c: one black group between region a-b and region d-e
-    st = asli_structure(board, geo.on_board, geo.neighbours, geo.degree)
-    changed = np.zeros(25, dtype=bool)
-    assert clean_shares(board, changed, st, geo.neighbours, geo.degree) == (20, 20, 20)
-    changed[0] = True  # a corner of region a-b: not next to the black group
-    assert clean_shares(board, changed, st, geo.neighbours, geo.degree) == (20, 10, 0)
-    changed[:] = False
-    changed[2] = True  # a black stone: next to both regions
-    assert clean_shares(board, changed, st, geo.neighbours, geo.degree) == (20, 0, 0)

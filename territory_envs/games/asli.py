@@ -186,9 +186,10 @@ def second_stone_mask(board, side, first, ban, quick, on_board, neighbours, degr
 # regions at constant work per point.
 SMALL_REGION = 24
 
-# The board's groups and territories (see :func:`asli_structure`), kept from move to move in one
-# int32 array per game, ``memo``: entry 0 says whether it describes the board (1) or must be made
-# again (0), entries 1 and 2 hold the numbers of groups and regions, the arrays follow.
+# The board's groups and territories (see :func:`label_structure`), kept from move to move in one
+# array per game, ``memo``: entry 0 says whether it describes the board (1) or must be made again
+# (0, after a playout's shortcut), entries 1 and 2 hold the numbers of groups and regions, the
+# arrays follow (:func:`structure_view`).
 Structure = namedtuple("Structure", [
     "labels", "n_groups", "n_regions", "colour", "group_cells", "group_offsets", "region_cells",
     "region_offsets", "pair_start", "pair_group", "per_colour", "partners"])
@@ -372,12 +373,12 @@ def structure_after_stone(st, memo, board, p, side, neighbours, degree):
     Region ``r`` of p loses p. It stays one region if p's empty neighbours lie in one arc round p
     (:func:`arcs_round`); it goes if p has none (the later regions then move down one number);
     otherwise it may fall into parts, which one flood of ``r`` finds (:func:`split_region`).
-    Every other region stays as it was. The stone
-    and the friendly groups next to it become one group, numbered last (the others keep their
-    order, so every array shrinks or keeps its place and is rewritten front to back). ``r`` then
-    touches that group instead of the friends (or in addition, for a lone stone), and no longer an
-    enemy group that touched it at p alone. A region next to several of the friends lists the
-    joined group once. The counts follow from the pair lists (:func:`count_pairs`)."""
+    Every other region stays as it was. The stone and the friendly groups next to it become one
+    group, numbered last (the others keep their order, so every array shrinks or keeps its place
+    and is rewritten front to back). ``r`` then touches that group instead of the friends (or in
+    addition, for a lone stone), and no longer an enemy group that touched it at p alone. A region
+    next to several of the friends lists the joined group once. The counts follow from the pair
+    lists (:func:`count_pairs`)."""
     arcs = arcs_round(board, p)
     gone = arcs == 0  # r is p alone
     n = board.shape[0]
