@@ -75,7 +75,7 @@ def structure_loop(boards, sides, bans, with_mask, on_board, neighbours, degree)
 
 
 @njit
-def stone_loop(mode, boards, memos, sides, points, on_board, neighbours, degree):
+def stone_loop(mode, boards, memos, sides, points, arcs, on_board, neighbours, degree):
     """Per position: copy its kept structure (mode 0), and then label the board with a stone on
     its point (1) or update the structure for it (2); both copy the board."""
     n = boards.shape[1]
@@ -92,7 +92,8 @@ def stone_loop(mode, boards, memos, sides, points, on_board, neighbours, degree)
             board[:] = boards[i]
             board[points[i]] = sides[i] + 1
             st = asli.structure_view(memo, n, neighbours.shape[1])
-            total += asli.structure_after_stone(st, memo, board, points[i], sides[i], neighbours, degree).n_groups
+            total += asli.structure_after_stone(st, memo, board, points[i], sides[i], arcs[i], neighbours,
+                                                degree).n_groups
     return total
 
 
@@ -101,14 +102,15 @@ def stone_rows(boards, sides, tables, seconds, repeats):
     the arcs round the stone (see the module's docstring)."""
     rng = np.random.default_rng(2)
     points = np.array([rng.choice(np.flatnonzero(b == 0)) for b in boards])
-    arcs = np.minimum([asli.arcs_round(b, p) for b, p in zip(boards, points)], 2)
+    arcs = np.array([asli.arcs_round(b, p) for b, p in zip(boards, points)])
     memos = np.zeros((len(boards), asli.memo_size(boards.shape[1], tables[1].shape[1])), dtype=asli.MEMO_DTYPE)
     for board, memo in zip(boards, memos):
         asli.label_structure(board, memo, *tables)
     rows = {}
     for k, name in enumerate(("ends", "stays whole", "may split")):
-        pick = arcs == k
-        args = (boards[pick].copy(), memos[pick].copy(), sides[pick].copy(), points[pick].copy(), *tables)
+        pick = np.minimum(arcs, 2) == k
+        args = (boards[pick].copy(), memos[pick].copy(), sides[pick].copy(), points[pick].copy(), arcs[pick].copy(),
+                *tables)
         us = [median_us(lambda: stone_loop(mode, *args), int(pick.sum()), seconds, repeats) for mode in (0, 1, 2)]
         rows[f"a stone's structure, region {name} ({100 * pick.mean():.0f}%)"] = (us[1] - us[0], us[2] - us[0])
     return rows

@@ -156,8 +156,8 @@ def test_structure_after_a_stone_matches_a_fresh_labelling(size):
                     out = memo.copy()
                     after = board.copy()
                     after[p] = side + 1
-                    new = structure_after_stone(structure_view(out, n, 4), out, after, p, side, geo.neighbours,
-                                                geo.degree)
+                    new = structure_after_stone(structure_view(out, n, 4), out, after, p, side, arcs_round(board, p),
+                                                geo.neighbours, geo.degree)
                     fresh = asli_structure(after, geo.on_board, geo.neighbours, geo.degree)
                     assert structure_facts(new, after) == structure_facts(structure_view(out, n, 4), after) == \
                         structure_facts(fresh, after)

@@ -365,10 +365,11 @@ def touches_region_without(board, st, g, r, p, neighbours, degree):
 
 
 @njit(cache=True)
-def structure_after_stone(st, memo, board, p, side, neighbours, degree):
+def structure_after_stone(st, memo, board, p, side, arcs, neighbours, degree):
     """Bring the structure ``st`` (views of ``memo``) of ``board`` up to date for a stone of
     ``side`` on the point ``p``, in place (captures aside); ``st`` is the structure of the board
-    before the stone, ``board`` the board with it. Returns the new structure.
+    before the stone, ``board`` the board with it, ``arcs`` the caller's :func:`arcs_round` of p.
+    Returns the new structure.
 
     Region ``r`` of p loses p. It stays one region if p's empty neighbours lie in one arc round p
     (:func:`arcs_round`); it goes if p has none (the later regions then move down one number);
@@ -379,7 +380,6 @@ def structure_after_stone(st, memo, board, p, side, neighbours, degree):
     addition, for a lone stone), and no longer an enemy group that touched it at p alone. A region
     next to several of the friends lists the joined group once. The counts follow from the pair
     lists (:func:`count_pairs`)."""
-    arcs = arcs_round(board, p)
     gone = arcs == 0  # r is p alone
     n = board.shape[0]
     r = st.labels[p]
@@ -393,7 +393,7 @@ def structure_after_stone(st, memo, board, p, side, neighbours, degree):
         if board[x] == side + 1 and not is_listed(g, near, friends):
             near[friends] = g
             friends += 1
-        elif board[x] == foe and not is_listed(g, near[4:], lost) and \
+        elif board[x] == foe and not gone and not is_listed(g, near[4:], lost) and \
                 not touches_region_without(board, st, g, r, p, neighbours, degree):
             near[4 + lost] = g
             lost += 1
@@ -1319,10 +1319,11 @@ def act(board, mask, owner, danger, s, seen, memo, action, keys, side_key, on_bo
     incursion = owner[action] == 2 - side  # the territory's owner before the stone lands
     # the structure after the stone shows the dead enemy groups; it serves the next mask too
     # unless stones were captured. It follows from the one before, by a flood of p's region at most
-    if n >= FLOOD_PARTS_FROM or arcs_round(board, action) < 2:
+    arcs = arcs_round(board, action)
+    if n >= FLOOD_PARTS_FROM or arcs < 2:
         before = current_structure(board, memo, on_board, neighbours, degree)
         board[action] = side + 1
-        structure = structure_after_stone(before, memo, board, action, side, neighbours, degree)
+        structure = structure_after_stone(before, memo, board, action, side, arcs, neighbours, degree)
     else:
         board[action] = side + 1
         structure = label_structure(board, memo, on_board, neighbours, degree)
