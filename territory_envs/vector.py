@@ -215,7 +215,7 @@ class _LinBatch(_SquareBatch):
 class _LinageBatch(_SquareBatch):
     def __init__(self, game, num_envs):
         super().__init__(game, num_envs)
-        from .games.linage import memo_size
+        from .games.linage import MEMO_DTYPE, RUNS_DTYPE, memo_size
         n = game.num_cells
         self.kind = np.zeros((num_envs, n), dtype=np.int8)
         self.on_h = np.zeros((num_envs, n), dtype=np.bool_)
@@ -223,9 +223,9 @@ class _LinageBatch(_SquareBatch):
         self.passes = np.zeros(num_envs, dtype=np.int8)
         self.points = np.zeros((num_envs, 2), dtype=np.int32)
         self.free = np.zeros(num_envs, dtype=np.int32)
-        self.runs = np.zeros((num_envs, 4, n), dtype=np.int32)  # line_facts, kept from step to step
+        self.runs = np.zeros((num_envs, 4, n), dtype=RUNS_DTYPE)  # line_facts, kept from step to step
         self.safe = np.zeros((num_envs, n), dtype=np.uint8)
-        self.memo = np.zeros((num_envs, memo_size(n)), dtype=np.int32)  # the regions, kept likewise
+        self.memo = np.zeros((num_envs, memo_size(n)), dtype=MEMO_DTYPE)  # the regions, kept likewise
 
     def _geo(self):
         g = self.game.geometry
@@ -281,7 +281,7 @@ class _LifelineBatch(_ScalarRowBatch):
         n = game.num_cells
         self.alive_cell = np.zeros((num_envs, n), dtype=np.bool_)
         self.links = np.zeros((num_envs, n), dtype=np.int8)
-        self.memo = np.zeros((num_envs, lifeline.memo_size(n)), dtype=np.int32)  # kept from step to step
+        self.memo = np.zeros((num_envs, lifeline.memo_size(n)), dtype=lifeline.MEMO_DTYPE)  # kept from step to step
         self.scalars = np.zeros((num_envs, lifeline.NUM_SCALARS), dtype=np.int32)
         self.start = lifeline.start_template(game)
 

@@ -119,7 +119,7 @@ def play_stone(board, side, cell, removal, on_board, neighbours, degree, alive_c
 
 
 # --- incremental play: the facts kept from move to move ---------------------------------------------
-# ``memo`` (int32, MEMO_BLOCKS * n + 2) holds, in blocks of n: per cell, its region's label (-1 on
+# ``memo`` (``MEMO_DTYPE``, MEMO_BLOCKS * n + 2) holds, in blocks of n: per cell, its region's label (-1 on
 # stones and off the board) | per region label, how many distinct black groups touch the region | how
 # many white ones | per cell, its group's label (-1 on empty cells) | per group label, how many
 # regions next to the group touch another group of its colour (the group lives iff that is
@@ -140,6 +140,9 @@ def play_stone(board, side, cell, removal, on_board, neighbours, degree, alive_c
 # is no longer there, and the turn then floods the parts of the region, which is exact anyway.
 REGION, BLACK_GROUPS, WHITE_GROUPS, GROUP, LIFE, WALL, MEMO_BLOCKS = 0, 1, 2, 3, 4, 7, 8
 EXTERIOR = 0
+# int16 (every entry is a cell, a count of cells or a flag; side 15 has 841 grid cells): it is most
+# of a game's memory, and a large batch's memos do not stay in cache
+MEMO_DTYPE = np.int16
 
 
 @njit(cache=True)
@@ -1126,7 +1129,7 @@ class LifelineState(GameState):
         g = self.game
         self.alive_cell = np.zeros(g.num_cells, dtype=np.bool_)
         self.links = np.zeros(g.num_cells, dtype=np.int8)
-        self.memo = np.zeros(memo_size(g.num_cells), dtype=np.int32)
+        self.memo = np.zeros(memo_size(g.num_cells), dtype=MEMO_DTYPE)
         refresh(self.board, self.mask, self.alive_cell, self.links, self.memo, self.s, g.pie_index, *g.kernel_args)
 
     def _apply(self, action):
@@ -1174,7 +1177,7 @@ def start_template(game):
     the batch copies into a game that starts again rather than analyse the empty board each time."""
     n = game.num_cells
     arrays = (np.zeros(n, np.int8), np.zeros(n + 2, np.int8), np.zeros(n, np.bool_), np.zeros(n, np.int8),
-              np.zeros(memo_size(n), np.int32), np.zeros(NUM_SCALARS, np.int32))
+              np.zeros(memo_size(n), MEMO_DTYPE), np.zeros(NUM_SCALARS, np.int32))
     new_game(*arrays, game.pie_index, game.options["komi"], *game.kernel_args)
     return arrays
 

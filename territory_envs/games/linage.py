@@ -60,13 +60,19 @@ NOT_EMPTY, FREE, VERTICAL_OWNS, HORIZONTAL_OWNS = 0, 1, 2, 3
 SEARCH_CAP = 12
 
 
-# The regions kept from move to move, in one int32 array per game (``memo_size(n)`` entries, n the
-# cells), in blocks of n: the label of each empty cell's region (-1 on stones) | the horizontal
-# line starts of each label | its vertical line starts | the cells whose legality a search decided
-# | per such cell, the box of rows and columns its searches depended on (packed by ``pack_box``);
-# then the number of labels in use and the number of such cells. Stones are never removed, so
-# regions only split: labels are handed out in order and never exceed the cells.
-H_STARTS, V_STARTS, RECHECK, BOX, BLOCKS = 1, 2, 3, 4, 5
+# The regions kept from move to move, in one ``MEMO_DTYPE`` array per game (``memo_size(n)``
+# entries, n the cells), in blocks of n: the label of each empty cell's region (-1 on stones) | the
+# horizontal line starts of each label | its vertical line starts | the cells whose legality a
+# search decided | per such cell, the rows its searches depended on | and the columns (each span
+# packed by ``pack_span``); then the number of labels in use and the number of such cells. Stones
+# are never removed, so regions only split: labels are handed out in order and never exceed the
+# cells.
+H_STARTS, V_STARTS, RECHECK, ROWS, COLUMNS, BLOCKS = 1, 2, 3, 4, 5, 6
+# Narrow types (boards up to 25x25: a run is at most 25 cells, a memo entry a cell, a count of cells
+# or a span): the memo and the runs are most of a game's memory, and a large batch's do not stay in
+# cache.
+MEMO_DTYPE = np.int16
+RUNS_DTYPE = np.int8
 
 
 @njit(cache=True)
@@ -75,14 +81,14 @@ def memo_size(n):
 
 
 @njit(cache=True)
-def pack_box(top, bottom, left, right):
-    """Rows ``top..bottom`` and columns ``left..right`` (each 0..255) in one int32."""
-    return top | bottom << 8 | left << 16 | right << 24
+def pack_span(low, high):
+    """Rows (or columns) ``low..high`` (each 0..127) in one int16 entry."""
+    return low | high << 8
 
 
 @njit(cache=True)
-def in_box(box, row, col):
-    return (box & 255) <= row <= (box >> 8 & 255) and (box >> 16 & 255) <= col <= (box >> 24 & 255)
+def in_span(span, x):
+    return (span & 255) <= x <= (span >> 8)
 
 
 @njit(cache=True)
@@ -94,9 +100,9 @@ def analyse_linage(board, height, width, line_length, neighbours, degree, kind, 
     Returns ``(free_regions, vertical_points, horizontal_points)``. ``search_cap`` (tests only): the
     local search's budget, 0 to decide every candidate by low-links."""
     n = board.shape[0]
-    runs = np.empty((4, n), dtype=np.int32)
+    runs = np.empty((4, n), dtype=RUNS_DTYPE)
     safe = np.empty(n, dtype=np.uint8)
-    memo = np.empty(memo_size(n), dtype=np.int32)
+    memo = np.empty(memo_size(n), dtype=MEMO_DTYPE)
     line_facts(board, height, width, line_length, runs, safe, on_h, on_v, planes)
     return region_facts(board, height, width, line_length, neighbours, degree, runs, safe, kind, legal, memo,
                         search_cap)
@@ -261,7 +267,7 @@ def place_stone(board, p, height, width, line_length, neighbours, degree, runs, 
         c = recheck[j]
         if marked[c] or kind[c] != FREE:  # decided below, or no longer in a free region (so illegal)
             continue
-        if in_box(memo[BOX * n + c], row, col):
+        if in_span(memo[ROWS * n + c], row) and in_span(memo[COLUMNS * n + c], col):
             marked[c] = True
             todo[count] = c
             count += 1
@@ -409,7 +415,8 @@ def decide_legal(cells, count, board, height, width, line_length, neighbours, de
         if verdict >= 1:
             legal[p] = True
             memo[RECHECK * n + searched] = p
-            memo[BOX * n + p] = pack_box(max(top, 0), min(bottom, height - 1), max(west, 0), min(east, width - 1))
+            memo[ROWS * n + p] = pack_span(max(top, 0), min(bottom, height - 1))
+            memo[COLUMNS * n + p] = pack_span(max(west, 0), min(east, width - 1))
             searched += 1
     return searched
 
@@ -624,9 +631,9 @@ class LinageState(GameState):
         self.kind = np.zeros(n, dtype=np.int8)
         self.on_h = np.zeros(n, dtype=np.bool_)
         self.on_v = np.zeros(n, dtype=np.bool_)
-        self.runs = np.zeros((4, n), dtype=np.int32)
+        self.runs = np.zeros((4, n), dtype=RUNS_DTYPE)
         self.safe = np.zeros(n, dtype=np.uint8)
-        self.memo = np.zeros(memo_size(n), dtype=np.int32)
+        self.memo = np.zeros(memo_size(n), dtype=MEMO_DTYPE)
         line_facts(self.board, g.height, g.width, self.game.options["line_length"], self.runs, self.safe, self.on_h,
                    self.on_v)
         self._analyse()
@@ -767,7 +774,7 @@ def linage_rollout(board, mask, kind, memo, passes, free, vertical, horizontal, 
     memo = memo.copy()
     on_h = np.zeros(n, dtype=np.bool_)
     on_v = np.zeros(n, dtype=np.bool_)
-    runs = np.empty((4, n), dtype=np.int32)
+    runs = np.empty((4, n), dtype=RUNS_DTYPE)
     safe = np.empty(n, dtype=np.uint8)
     line_facts(board, height, width, line_length, runs, safe, on_h, on_v, False)
     for move in range(moves_left):
