@@ -2,7 +2,7 @@
 
 An agent picks an action for the player to act. It can be asked in two ways:
 
-* ``agent.act(state)`` with a game state of the SPEC.md state API (``env.unwrapped.state`` of any
+* ``agent.act(state)`` with a game state of the SPEC.md state API (``env.unwrapped.game_state`` of any
   env, or ``make_game(...).new_state()``); search agents need this form;
 * ``agent(observation, action_mask=None)`` with an AEC observation, as PettingZoo users call a
   policy; agents that need the whole state (MCTS) refuse this form with a ``TypeError``.
@@ -12,9 +12,23 @@ An agent picks an action for the player to act. It can be asked in two ways:
 """
 from __future__ import annotations
 
+import numbers
 from abc import ABC, abstractmethod
 
 import numpy as np
+
+from territory_envs.core.game import IllegalActionError, as_action
+from territory_envs.core.options import excerpt
+
+
+def check_seed(where: str, seed) -> int | None:
+    """``None`` or an integer ``>= 0`` (not ``bool``), as the envs' ``reset(seed=...)`` take it;
+    else ``ValueError`` naming ``where`` and the seed."""
+    if seed is None:
+        return None
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise ValueError(f"{where}: seed={excerpt(seed)}: must be None or an integer >= 0")
+    return int(seed)
 
 
 class Agent(ABC):
@@ -24,9 +38,10 @@ class Agent(ABC):
     needs_state = True  # False when the AEC observation is enough
 
     def __init__(self, seed: int | None = None):
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(check_seed(type(self).__name__, seed))
 
     def reset(self, seed: int | None = None) -> None:
+        seed = check_seed(f"{self.name}: reset", seed)
         if seed is not None:
             self.rng = np.random.default_rng(seed)
 
@@ -35,7 +50,7 @@ class Agent(ABC):
         """The action for the player to act in ``state``."""
 
     def __call__(self, observation, action_mask=None) -> int:
-        raise TypeError(f"{self.name} needs the game state: call agent.act(env.unwrapped.state)")
+        raise TypeError(f"{self.name} needs the game state: call agent.act(env.unwrapped.game_state)")
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
@@ -63,7 +78,9 @@ class RandomAgent(Agent):
 
 class CallableAgent(Agent):
     """Wraps a policy ``f(observation, action_mask) -> action``; ``act(state)`` builds the AEC
-    observation of the player to act from the state."""
+    observation of the player to act from the state. The policy's action must be an integer in
+    range, as ``GameState.apply`` takes it (floats such as ``3.0`` are refused, not truncated): else
+    :class:`~territory_envs.IllegalActionError` naming the policy."""
 
     needs_state = False
 
@@ -73,6 +90,7 @@ class CallableAgent(Agent):
         self.name = name or getattr(policy, "__name__", "callable")
 
     def reset(self, seed: int | None = None) -> None:
+        seed = check_seed(f"{self.name}: reset", seed)
         reset = getattr(self.policy, "reset", None)
         if callable(reset):
             reset(seed) if seed is not None else reset()
@@ -80,11 +98,17 @@ class CallableAgent(Agent):
     def act(self, state) -> int:
         observation = {"observation": state.observation(state.current_player),
                        "action_mask": state.legal_mask()}
-        return int(self.policy(observation, observation["action_mask"]))
+        return self._action(self.policy(observation, observation["action_mask"]), state.game.num_actions)
 
     def __call__(self, observation, action_mask=None) -> int:
         mask = observation["action_mask"] if action_mask is None else action_mask
-        return int(self.policy(observation, mask))
+        return self._action(self.policy(observation, mask), len(mask))
+
+    def _action(self, action, num_actions: int) -> int:
+        try:
+            return as_action(action, num_actions)
+        except IllegalActionError as err:
+            raise IllegalActionError(f"policy {excerpt(self.name)}: {err}") from None
 
 
 def as_agent(policy) -> Agent:
@@ -93,4 +117,5 @@ def as_agent(policy) -> Agent:
         return policy
     if callable(policy):
         return CallableAgent(policy)
-    raise TypeError(f"not an agent: {policy!r} (expected an Agent or a callable (observation, mask) -> action)")
+    raise TypeError(f"not an agent: {excerpt(policy)} (expected an Agent or a callable "
+                    f"(observation, mask) -> action)")

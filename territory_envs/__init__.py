@@ -15,16 +15,14 @@ from .core.records import read_record, write_record
 from .registry import game_names, make, make_game, registry
 
 
-def state_from_dict(data: dict) -> GameState:
-    """Rebuild any game's state from :meth:`GameState.to_dict` output (``ValueError`` if corrupt)."""
-    if not isinstance(data, dict) or "game" not in data or not isinstance(data.get("options"), dict):
-        raise ValueError("state dict: expected a dict with 'game' and 'options' fields")
-    return make_game(data["game"], **data["options"]).state_from_dict(data)
+def state_from_dict(data: dict, reachable: bool = True) -> GameState:
+    """Rebuild any game's state from :meth:`GameState.to_dict` output; a corrupt dict, or one that
+    no game reaches, raises ``ValueError`` naming the field (see :meth:`GameState.from_dict`)."""
+    return GameState.from_dict(data, reachable=reachable)
 
 
-def state_from_json(text: str) -> GameState:
-    import json
-    return state_from_dict(json.loads(text))
+def state_from_json(text: str, reachable: bool = True) -> GameState:
+    return GameState.from_json(text, reachable=reachable)
 
 
 __all__ = ["Game", "GameState", "IllegalActionError", "make", "make_game", "game_names", "registry",

@@ -21,7 +21,7 @@ Rewards            +1 to the last player to act, -1 to the player left without a
                    both on a draw by repetition or truncation. ``infos[agent]["winner"]`` at the end.
 Options            ``board_size`` 4..25 (9), ``komi`` whole number >= 0 (0): black stones in the
                    prison at the start, each an extra action for White; ``max_moves``
-                   (20 * points), ``render_mode``,
+                   (20 * points + 2 * komi), ``render_mode``,
                    ``render_overlays`` (tint derived facts in pictures), ``illegal_action``.
 =================  ===========================================================================
 
@@ -49,11 +49,13 @@ Index  Name                 Meaning
 =====  ===================  ========================================================================
 
 Guarantees of ``env()``: PettingZoo's order enforcement, bounds and illegal-action checks are built
-in (see ``territory_envs.core.env``); the game state is ``env.unwrapped.state`` (SPEC.md state API).
+in (see ``territory_envs.core.env``). The game state is ``env.unwrapped.game_state`` (SPEC.md state
+API); ``env.state()`` is PettingZoo's global state (the side to move's planes and the agent seeing
+them, in ``env.state_space``); ``parallel_env()`` is the same env as a PettingZoo ``ParallelEnv``.
 """
 from __future__ import annotations
 
 from .core.env import define_env
 from .games.asli import AsliGame
 
-raw_env, env = define_env(AsliGame, "asli_v0", __doc__, __name__)
+raw_env, env, parallel_env = define_env(AsliGame, "asli_v0", __doc__, __name__)

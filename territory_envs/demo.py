@@ -18,7 +18,7 @@ from . import lin_v0
 def greedy_living_margin(env, rng):
     """A one-ply agent: the placement that maximises (own living points - opponent living points)
     after the move, ties broken at random. Uses the game state API (clone + apply)."""
-    state = env.unwrapped.state
+    state = env.unwrapped.game_state
     side = state.to_move
     best, best_value = [], None
     for action in state.legal_actions():
@@ -59,7 +59,7 @@ def main(argv=None) -> int:
         moves += 1
         if moves in (10, 30):
             print(f"after move {moves}:\n{env.render()}\n")
-    state = env.unwrapped.state
+    state = env.unwrapped.game_state
     print(f"final position after {moves} moves:\n{env.render()}\n")
     print(f"result: {state.game.sides[0]} {state.scores()[0]} - {state.scores()[1]} {state.game.sides[1]}; "
           f"returns {dict(zip(env.possible_agents, state.returns().tolist()))}; winner "

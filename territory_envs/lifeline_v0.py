@@ -23,7 +23,8 @@ Observation        ``{"observation": int8 (H, W, 15), "action_mask": int8 (H*W +
 Rewards            +1 to the last player to place (the player left without a legal action gets
                    -1), 0 to both on truncation. ``infos[agent]["winner"]`` at the end.
 Options            ``board_size`` 3..15 (5; the designers recommend 3..12), ``pie`` ``"strong"``
-                   (default), ``"weak"``, ``"komi"``, ``komi`` whole number >= 0 (0; komi pie only),
+                   (default), ``"weak"``, ``"komi"``, ``komi`` whole number >= 0 (0; only with
+                   ``pie="komi"``: other pies refuse a komi other than 0),
                    ``max_moves`` (20 * cells), ``render_mode``,
                    ``render_overlays`` (tint derived facts in pictures), ``illegal_action``.
 =================  ===========================================================================
@@ -51,11 +52,13 @@ Index  Name               Meaning
 =====  =================  ==========================================================================
 
 Guarantees of ``env()``: PettingZoo's order enforcement, bounds and illegal-action checks are built
-in (see ``territory_envs.core.env``); the game state is ``env.unwrapped.state`` (SPEC.md state API).
+in (see ``territory_envs.core.env``). The game state is ``env.unwrapped.game_state`` (SPEC.md state
+API); ``env.state()`` is PettingZoo's global state (the side to move's planes and the agent seeing
+them, in ``env.state_space``); ``parallel_env()`` is the same env as a PettingZoo ``ParallelEnv``.
 """
 from __future__ import annotations
 
 from .core.env import define_env
 from .games.lifeline import LifelineGame
 
-raw_env, env = define_env(LifelineGame, "lifeline_v0", __doc__, __name__)
+raw_env, env, parallel_env = define_env(LifelineGame, "lifeline_v0", __doc__, __name__)

@@ -40,11 +40,13 @@ Index  Name               Meaning
 =====  =================  ==========================================================================
 
 Guarantees of ``env()``: PettingZoo's order enforcement, bounds and illegal-action checks are built
-in (see ``territory_envs.core.env``); the game state is ``env.unwrapped.state`` (SPEC.md state API).
+in (see ``territory_envs.core.env``). The game state is ``env.unwrapped.game_state`` (SPEC.md state
+API); ``env.state()`` is PettingZoo's global state (the side to move's planes and the agent seeing
+them, in ``env.state_space``); ``parallel_env()`` is the same env as a PettingZoo ``ParallelEnv``.
 """
 from __future__ import annotations
 
 from .core.env import define_env
 from .games.lin import LinGame
 
-raw_env, env = define_env(LinGame, "lin_v0", __doc__, __name__)
+raw_env, env, parallel_env = define_env(LinGame, "lin_v0", __doc__, __name__)

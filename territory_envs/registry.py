@@ -4,6 +4,7 @@ from __future__ import annotations
 import importlib
 
 from .core.game import Game
+from .core.options import excerpt
 
 # name -> (rules module, Game class, env module)
 _GAMES = {
@@ -19,8 +20,8 @@ def game_names() -> list[str]:
 
 
 def _entry(name: str):
-    if name not in _GAMES:
-        raise ValueError(f"unknown game {name!r}; the games are {', '.join(_GAMES)}")
+    if not isinstance(name, str) or name not in _GAMES:
+        raise ValueError(f"unknown game {excerpt(name)}; the games are {', '.join(_GAMES)}")
     return _GAMES[name]
 
 

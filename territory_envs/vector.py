@@ -24,7 +24,14 @@ the number of threads (random opponents, exploration, benchmarks; drawing in num
 ``argmax(random * mask)``, runs on one thread at about three times the cost).
 
 Actions must be legal (``info["action_mask"]``); an illegal one raises ``IllegalActionError`` naming
-the games at fault and changes nothing. ``get_state(i)`` / ``set_state(i, state)`` move a single game
+the games at fault and changes nothing. The legality check reads the batch's own mask, never an
+array handed out: ``info["action_mask"]`` (and :attr:`VectorEnv.action_masks`) is a copy refreshed
+at every ``reset`` and ``step``, so editing it changes nothing but that copy.
+
+Returned arrays are reused: ``obs``, ``rewards``, ``terminated``, ``truncated`` and the arrays of
+``info`` are the same objects at every call, overwritten in place by the next ``reset`` or ``step``
+(copy what must outlive a step, as a replay buffer does). They are the batch's outputs, never read
+back by it. ``get_state(i)`` / ``set_state(i, state)`` move a single game
 out of the batch or into it through the state API of SPEC.md (the move history is not kept by the
 batch, so a state taken out starts its record there).
 
@@ -38,23 +45,29 @@ import numpy as np
 
 from .core.batch import illegal_actions, sample_legal
 from .core.game import GameState, IllegalActionError
+from .core.options import excerpt
 from .registry import make_game
+
+
+def _not_int(value) -> bool:
+    return isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer))
 
 
 class VectorEnv:
     """``num_envs`` games of one kind, stepped together (see the module docstring)."""
 
     def __init__(self, game: str, num_envs: int, num_threads: int | None = None, **options):
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-            raise ValueError(f"num_envs={num_envs!r}: must be a positive integer")
-        if num_threads is not None and (not isinstance(num_threads, (int, np.integer)) or
+        if _not_int(num_envs) or num_envs < 1:
+            raise ValueError(f"make_vec: num_envs={excerpt(num_envs)}: must be a positive integer")
+        if num_threads is not None and (_not_int(num_threads) or
                                         not 1 <= num_threads <= numba.config.NUMBA_NUM_THREADS):
-            raise ValueError(f"num_threads={num_threads!r}: must be from 1 to {numba.config.NUMBA_NUM_THREADS}")
-        if game not in _BATCHES:
-            raise ValueError(f"make_vec: no batched form of {game!r} yet; batched games: {', '.join(_BATCHES)}")
+            raise ValueError(f"make_vec: num_threads={excerpt(num_threads)}: must be None or an integer from 1 "
+                             f"to {numba.config.NUMBA_NUM_THREADS}")
+        if not isinstance(game, str) or game not in _BATCHES:
+            raise ValueError(f"make_vec: unknown game {excerpt(game)}; the games are {', '.join(_BATCHES)}")
         self.game = make_game(game, **options)
         self.num_envs = int(num_envs)
-        self.num_threads = num_threads
+        self.num_threads = None if num_threads is None else int(num_threads)
         self._batch = _BATCHES[game](self.game, self.num_envs)
         b, g = self.num_envs, self.game
         self.observations = np.zeros((b, *g.obs_shape), dtype=np.int8)
@@ -66,19 +79,25 @@ class VectorEnv:
         self.single_action_space_n = g.num_actions
         self._streams = None  # sample_actions' random state, one word per game (set by reset)
         self._bad = np.zeros(b, dtype=np.bool_)  # step's check: which actions are illegal
+        self._masks_out = np.zeros_like(self._batch.mask)  # the copy handed out (see the module docstring)
+        self._agents_out = np.zeros(b, dtype=np.int64)
         self._ready = False
 
     # --- the batch -----------------------------------------------------------------------------
     @property
     def action_masks(self) -> np.ndarray:
-        return self._batch.mask
+        """int8 ``(B, A)``: the legal actions of every game, a copy of the batch's own (reused)."""
+        return self._masks_out
 
     @property
     def agents_to_move(self) -> np.ndarray:
-        return self._batch.agents()
+        """int64 ``(B,)``: which agent (0 or 1) moves in every game (reused)."""
+        return self._agents_out
 
     def _info(self) -> dict:
-        return {"action_mask": self._batch.mask, "agent": self.agents_to_move,
+        np.copyto(self._masks_out, self._batch.mask)
+        self._agents_out[:] = self._batch.agents()
+        return {"action_mask": self._masks_out, "agent": self._agents_out,
                 "final_observation": self.final_observations, "final_scores": self.final_scores}
 
     def _threads(self):
@@ -89,6 +108,8 @@ class VectorEnv:
         """Start every game anew. The games hold no randomness; ``seed`` seeds the streams of
         :meth:`sample_actions` (``None``: fresh entropy the first time, else the streams go on).
         Returns ``(obs, info)``."""
+        if seed is not None and (_not_int(seed) or seed < 0):
+            raise ValueError(f"reset: seed={excerpt(seed)}: must be None or an integer >= 0")
         if seed is not None or self._streams is None:
             self._streams = np.random.SeedSequence(seed).generate_state(self.num_envs, dtype=np.uint64)
         self._threads()
@@ -102,9 +123,13 @@ class VectorEnv:
     def step(self, actions):
         if not self._ready:
             raise RuntimeError("step() called before reset()")
-        actions = np.asarray(actions)
+        try:
+            actions = np.asarray(actions)
+        except (ValueError, TypeError):
+            raise IllegalActionError(f"actions must be an integer array of shape ({self.num_envs},)") from None
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
-            raise IllegalActionError(f"actions must be integers of shape ({self.num_envs},)")
+            raise IllegalActionError(f"actions must be an integer array of shape ({self.num_envs},), got "
+                                     f"{actions.dtype} of shape {actions.shape} (floats are refused)")
         actions = actions.astype(np.int64, copy=False)
         self._threads()
         if illegal_actions(self._batch.mask, actions, self._bad):
@@ -125,8 +150,16 @@ class VectorEnv:
         return out
 
     # --- single games in and out ----------------------------------------------------------------
+    def _game_index(self, name: str, i) -> int:
+        if not self._ready:
+            raise RuntimeError(f"{name}() called before reset()")
+        if _not_int(i) or not 0 <= i < self.num_envs:
+            raise ValueError(f"{name}: game index {excerpt(i)} out of range 0..{self.num_envs - 1}")
+        return int(i)
+
     def get_state(self, i: int) -> GameState:
         """Game ``i`` as a :class:`GameState` (a copy, e.g. for a search agent to branch from)."""
+        i = self._game_index("get_state", i)
         b = self._batch
         data = self.game.new_state().to_dict()
         data.update({"board": b.board[i].tolist(), "move_number": int(b.move_number[i]), "history": []})
@@ -134,9 +167,13 @@ class VectorEnv:
         return self.game.state_from_dict(data)
 
     def set_state(self, i: int, state: GameState) -> None:
-        """Put a copy of ``state`` (same game and options, not finished) in slot ``i``."""
+        """Put a copy of ``state`` (same game and options, not finished) in slot ``i``; its observation
+        and mask appear in ``action_masks`` and in the next step's outputs."""
+        i = self._game_index("set_state", i)
+        if not isinstance(state, GameState):
+            raise ValueError(f"set_state: state={excerpt(state)}: must be a game state (GameState)")
         if state.game.name != self.game.name or state.game.options != self.game.options:
-            raise ValueError("set_state: the state belongs to another game or option set")
+            raise ValueError(f"set_state: the state is one of {state.game.describe()}, not of {self.game.describe()}")
         if state.terminal:
             raise ValueError("set_state: the game is over; the batch holds games in progress")
         b = self._batch
@@ -145,6 +182,8 @@ class VectorEnv:
         b.mask[i] = state.mask
         b.load(i, state)
         self.observations[i] = state.observation(state.current_player)
+        self._masks_out[i] = b.mask[i]
+        self._agents_out[i] = state.current_player
 
     def memory_bytes(self) -> int:
         """Bytes held by the batch's arrays."""

@@ -1,17 +1,30 @@
-"""Build Lin positions from pictures for the rule scenarios ('X' Black, 'O' White, '.' empty)."""
+"""Build positions from pictures for the rule scenarios ('X' Black, 'O' White, '.' empty).
+
+Each builder refuses, as ``state_from_dict`` does, a position that no game reaches; a scenario that
+needs one (a dead group set up by hand, a mover left without a legal action) says
+``reachable=False``."""
 import numpy as np
 
 from territory_envs import make_game
 
 
-def lin_position(rows, to_move="black", line_length=4, komi=0):
+def load(game, data, reachable):
+    """Load a position set up by hand. Unless it is the start, it is counted as reached after some
+    moves whose record is unknown (``move_number`` the stones on the board, history empty): a state
+    at move 0 must be the start of its game."""
+    if data["move_number"] == 0 and data != game.new_state().to_dict():
+        data["move_number"] = max(1, sum(1 for v in data["board"] if v))
+    return game.state_from_dict(data, reachable=reachable)
+
+
+def lin_position(rows, to_move="black", line_length=4, komi=0, reachable=True):
     rows = [r.replace(" ", "") for r in rows]
     size = len(rows)
     game = make_game("lin", board_size=size, line_length=line_length, komi=komi)
     data = game.new_state().to_dict()
     data["board"] = [".XO".index(ch) for row in rows for ch in row]
     data["to_move"] = 0 if to_move == "black" else 1
-    return game.state_from_dict(data)
+    return load(game, data, reachable)
 
 
 def points(state, *names):
@@ -27,7 +40,7 @@ def picture(state):
     return ["".join(".XO"[v] for v in state.board[r * n:(r + 1) * n]) for r in range(n)]
 
 
-def linage_position(rows, to_move="vertical", line_length=3, komi=0.5, passes=0):
+def linage_position(rows, to_move="vertical", line_length=3, komi=0.5, passes=0, reachable=True):
     """A Linage position from a picture ('#' stone, '.' empty)."""
     rows = [r.replace(" ", "") for r in rows]
     game = make_game("linage", board_size=len(rows), line_length=line_length, komi=komi)
@@ -35,14 +48,15 @@ def linage_position(rows, to_move="vertical", line_length=3, komi=0.5, passes=0)
     data["board"] = [".#".index(ch) for row in rows for ch in row]
     data["to_move"] = 0 if to_move == "vertical" else 1
     data["passes"] = passes
-    return game.state_from_dict(data)
+    return load(game, data, reachable)
 
 
 def cells_at(state, *coords):
     return sorted(state.game.geometry.cell(r, c) for r, c in coords)
 
 
-def lifeline_position(side, black=(), white=(), to_move="black", pie="strong", komi=0, **fields):
+def lifeline_position(side, black=(), white=(), to_move="black", pie="strong", komi=0, reachable=True,
+                      **fields):
     """A Lifeline position: stones given in notation; by default past both first turns."""
     game = make_game("lifeline", board_size=side, pie=pie, komi=komi)
     data = game.new_state().to_dict()
@@ -53,7 +67,7 @@ def lifeline_position(side, black=(), white=(), to_move="black", pie="strong", k
     data.update({"board": board, "to_move": 0 if to_move == "black" else 1,
                  "first_turn_done": [True, True], "removal_on": True, "swap_used": pie != "komi"})
     data.update(fields)
-    return game.state_from_dict(data)
+    return load(game, data, reachable)
 
 
 def stone_names(state, value):
@@ -64,7 +78,7 @@ def names_of(state, actions):
     return sorted(state.game.action_to_notation(a) for a in actions)
 
 
-def asli_position(rows, to_move="black", komi=0, **fields):
+def asli_position(rows, to_move="black", komi=0, reachable=True, **fields):
     """An Asli position from a picture ('X' Black, 'O' White, '.' empty), past both first turns
     unless told otherwise; the position itself counts as seen (for repetition)."""
     rows = [r.replace(" ", "") for r in rows]
@@ -73,7 +87,7 @@ def asli_position(rows, to_move="black", komi=0, **fields):
     data.update({"board": [".XO".index(ch) for row in rows for ch in row],
                  "to_move": 0 if to_move == "black" else 1, "first_turn_done": [True, True], "seen": []})
     data.update(fields)
-    state = game.state_from_dict(data)
+    state = load(game, data, reachable)
     state._remember(state._hash())
     return state
 

@@ -50,8 +50,8 @@ def test_state_agents_refuse_the_observation_form_and_play_through_the_env():
         agents["player_0"](env.observe("player_0"))
     for name in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
-        env.step(None if terminated or truncated else agents[name].act(env.unwrapped.state))
-    assert env.unwrapped.state.terminal or env.unwrapped.state.move_number >= env.unwrapped.game.max_moves
+        env.step(None if terminated or truncated else agents[name].act(env.unwrapped.game_state))
+    assert env.unwrapped.game_state.terminal or env.unwrapped.game_state.move_number >= env.unwrapped.game.max_moves
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -109,7 +109,7 @@ def test_capture_that_is_not_an_incursion():
 
 
 def test_placement_leaving_a_friendly_group_dead_is_illegal():
-    s = asli_position(["XXXXX", "XO.OX", "XXXXX", ".....", "..X.."], to_move="white")
+    s = asli_position(["XXXXX", "XO.OX", "XXXXX", ".....", "..X.."], to_move="white", reachable=False)
     # c4 would join b4 and d4 into one group with no region left: illegal, nothing captured
     assert s.mask[cell(s, "c4")] == 0
     assert s.legal_actions().tolist() == []  # no White stone can live below either
@@ -213,14 +213,14 @@ def test_infos_carry_the_prison():
     env.reset()
     assert env.infos["player_0"]["prison"] == {"black": 2, "white": 0}
     for move in ("c3", "a1"):
-        env.step(cell(env.unwrapped.state, move))
-    env.step(remove(env.unwrapped.state))
+        env.step(cell(env.unwrapped.game_state, move))
+    env.step(remove(env.unwrapped.game_state))
     assert env.infos["player_1"]["prison"] == {"black": 1, "white": 0}
     # a capture moves the prison too, and the infos follow at that step
     env = asli_v0.env(board_size=4)
     env.reset(options={"state": asli_position(BEFORE_MINIMAL, to_move="white", prison=[0, 1])})
     assert env.infos["player_0"]["prison"] == {"black": 0, "white": 1}
-    env.step(cell(env.unwrapped.state, "a2"))  # White captures a4-a3
+    env.step(cell(env.unwrapped.game_state, "a2"))  # White captures a4-a3
     assert env.infos["player_0"]["prison"] == env.infos["player_1"]["prison"] == {"black": 2, "white": 1}
 
 
@@ -242,7 +242,7 @@ def test_same_agent_places_twice_when_player_1_holds_black():
 
 
 def test_lone_stone_among_enemies_is_illegal_mid_game():
-    s = asli_position(["XXXXX", "XO.OX", "XXXXX", ".....", "..X.."], to_move="white")
+    s = asli_position(["XXXXX", "XO.OX", "XXXXX", ".....", "..X.."], to_move="white", reachable=False)
     assert s.mask[cell(s, "a1")] == 0 and s.mask[cell(s, "c4")] == 0
 
 

@@ -119,14 +119,14 @@ def test_illegal_action_raises_and_changes_nothing(game):
     env = module(game).env(**SMALL[game])
     env.reset()
     env.step(int(np.flatnonzero(env.observe("player_0")["action_mask"])[0]))
-    state = env.unwrapped.state
+    state = env.unwrapped.game_state
     before = state.to_dict()
     on_move = env.agent_selection
     masked = int(np.flatnonzero(state.legal_mask() == 0)[0])
     for bad in (masked, -1, state.game.num_actions, 3.5, "a1", None):
         with pytest.raises(IllegalActionError):
             env.step(bad)
-        assert env.unwrapped.state.to_dict() == before
+        assert env.unwrapped.game_state.to_dict() == before
         assert env.agent_selection == on_move
 
 
@@ -213,7 +213,7 @@ def test_env_rewards_follow_state_returns_and_swap(game):
                 env.step(None)
                 continue
             env.step(env.action_space(agent).sample(obs["action_mask"]))
-        state = env.unwrapped.state
+        state = env.unwrapped.game_state
         assert [rewards["player_0"], rewards["player_1"]] == state.returns().tolist()
         if state.winner >= 0:
             assert rewards[f"player_{state.winner ^ state.flip}"] == 1.0
@@ -227,7 +227,7 @@ def test_reset_from_given_state(game):
         state.apply(int(state.legal_actions()[0]))
     env = module(game).env(**SMALL[game])
     env.reset(options={"state": state})
-    assert env.unwrapped.state == state and env.unwrapped.state is not state
+    assert env.unwrapped.game_state == state and env.unwrapped.game_state is not state
     assert env.agent_selection == f"player_{state.current_player}"
     with pytest.raises(ValueError):
         module(game).env().reset(options={"state": state})

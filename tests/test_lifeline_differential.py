@@ -82,7 +82,8 @@ def test_first_turn_masks_match_the_reference_on_loaded_positions(side):
             rng.integers(3, len(cells) - 3)
         black = rng.choice(cells, count, replace=False)
         names = [geo.to_notation(int(i)) for i in black]
-        state = lifeline_position(side, black=names, to_move="white", first_turn_done=[True, False])
+        state = lifeline_position(side, black=names, to_move="white", first_turn_done=[True, False],
+                                  reachable=False)  # dead groups on purpose
         ref = ReferenceLifeline(side)
         for i in cells:
             ref.board[ref.cell_of(int(i))] = 0 if state.board[i] == 1 else None

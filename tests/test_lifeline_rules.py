@@ -231,7 +231,8 @@ def test_komi_pie_white_spends_instead_of_placing():
 
 
 def test_komi_pie_no_spend_without_a_legal_placement():
-    s = lifeline_position(3, pie="komi", komi=3, to_move="white", black=["c3", "e5"], komi_left=3)
+    s = lifeline_position(3, pie="komi", komi=3, to_move="white", black=["c3", "e5"], komi_left=3,
+                          reachable=False)  # a game would have ended here: the mask is the question
     # White has no group: no placement, so no spend either, and White loses
     assert s.legal_mask().sum() == 0
     s2 = lifeline_position(3, pie="komi", komi=3, black=["d5", "a3", "b3", "e3", "b2", "c1"],
@@ -253,11 +254,12 @@ def test_komi_plane_and_option_checks():
 def test_observation_planes_mean_what_the_table_says(pie):
     """Each plane recomputed from the reference engine's reading of the same position."""
     from tests.reference.lifeline_reference import ReferenceLifeline
-    game = make_game("lifeline", board_size=4, pie=pie, komi=5)
+    komi = 5 if pie == "komi" else 0  # the other pies refuse a komi
+    game = make_game("lifeline", board_size=4, pie=pie, komi=komi)
     geo = game.geometry
     rng = np.random.default_rng(11)
     for stop in (1, 3, 9, 16):
-        state, ref = game.new_state(), ReferenceLifeline(4, pie, 5)
+        state, ref = game.new_state(), ReferenceLifeline(4, pie, komi)
         for _ in range(stop):
             if state.is_terminal():
                 break

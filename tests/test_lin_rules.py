@@ -41,7 +41,7 @@ def test_large_dead_domain_has_no_legal_point():
 def test_line_may_run_through_own_stones():
     s = lin_position(["XXX.O", "OOOOO", ".....", ".....", "....."])
     assert "d5" in legal_names(s)  # a5..d5 is a line of 4 (3 stones, 1 empty point)
-    s5 = lin_position(["XXX.O", "OOOOO", ".....", ".....", "....."], line_length=5)
+    s5 = lin_position(["XXX.O", "OOOOO", ".....", ".....", "....."], line_length=5, reachable=False)
     assert "d5" not in legal_names(s5)
 
 
@@ -79,7 +79,8 @@ def test_one_placement_splits_a_domain_and_removes_stones_of_both_halves():
 
 
 def test_own_stones_are_never_removed():
-    s = lin_position(["XO...", "O....", ".....", ".....", "....."], to_move="white", line_length=3)
+    s = lin_position(["XO...", "O....", ".....", ".....", "....."], to_move="white", line_length=3,
+                     reachable=False)
     before = picture(s)
     s.apply(points(s, "e1")[0])
     assert picture(s)[0] == ".O..." and picture(s)[1] == "O...." and picture(s)[4] == "....O"
@@ -89,7 +90,8 @@ def test_own_stones_are_never_removed():
 def test_dead_stones_set_up_by_hand_go_even_when_the_placement_touches_no_enemy_domain():
     # a5 is a dead black stone in a position set up by hand; e1 lies in no living black domain, so
     # the placement changes none of Black's domains, yet it must remove a5
-    s = lin_position(["XO...", "O....", ".....", "...OO", "...O."], to_move="white", line_length=3)
+    s = lin_position(["XO...", "O....", ".....", "...OO", "...O."], to_move="white", line_length=3,
+                     reachable=False)
     assert not s.alive[0][points(s, "e1")[0]]
     s.apply(points(s, "e1")[0])
     assert picture(s)[0] == ".O..." and picture(s)[4] == "...OO"

@@ -64,7 +64,7 @@ def test_commands_bad_input_and_undo(first_legal_opponent, tmp_path):
     code, out = run_play(LIN_5 + ["--record", str(record)], script)
     assert code == 0 and "Traceback" not in out
     assert "nothing to undo" in out
-    assert "not a move in notation: 'zz9'" in out
+    assert "'zz9' is not a point of this 5x5 board" in out
     assert "illegal: c3 is occupied" in out
     assert "23 legal: b5 c5 d5 e5 a4" in out  # c3 and the reply a5 taken
     assert "hint (first-legal): b5" in out

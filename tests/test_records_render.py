@@ -47,8 +47,9 @@ def corrupt(text, index_from_end, replacement):
 
 
 @pytest.mark.parametrize("damage,message", [
-    ("zz9", "not a move"),
+    ("zz9", "not a point of this 5x5 board"),  # two-letter columns are notation, off this board
     ("a1a1", "not a move"),
+    ("9a", "not a move"),
 ])
 def test_corrupt_move_is_refused_with_its_line(damage, message):
     text = write_record(finished_game())

@@ -8,9 +8,19 @@ lives here.
 ``env()`` and ``raw_env()`` give the same class: the guarantees that PettingZoo's usual wrapper
 chain adds (``OrderEnforcingWrapper``, ``AssertOutOfBoundsWrapper``,
 ``TerminateIllegalWrapper``) are built in, so a step does not pay for three generic wrappers:
-stepping or observing before ``reset`` raises, an out-of-range or masked-out action raises
-:class:`IllegalActionError` and changes nothing (or, with ``illegal_action="lose"``, ends the game
-with a loss for the offender, -1 to it and +1 to the other, as ``TerminateIllegalWrapper`` does).
+``step``, ``observe``, ``last``, ``state``, ``render`` and ``agent_iter`` before ``reset`` raise
+``RuntimeError``; a ``step`` once every agent is done logs PettingZoo's warning and changes nothing;
+an action that is not an integer (floats are refused, ``3.0`` included), out of range or masked
+out raises :class:`IllegalActionError` and changes nothing (or, with ``illegal_action="lose"``, ends
+the game with a loss for the offender, -1 to it and +1 to the other, as ``TerminateIllegalWrapper``
+does).
+
+The game state (the SPEC.md state API) is ``env.unwrapped.game_state``; ``env.state()`` is
+PettingZoo's global state, an int8 array in ``env.state_space``: the planes of the observation of
+the side to move (the side that would move, once the game is over), then one plane holding the agent
+that sees them (0 for ``player_0``, 1 for ``player_1``), so a centralised critic sees the board
+whoever asks. ``parallel_env()`` of each game module is the same env through PettingZoo's
+``turn_based_aec_to_parallel``.
 """
 from __future__ import annotations
 
@@ -18,9 +28,11 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+from pettingzoo.utils.env_logger import EnvLogger
 
 from .game import Game, GameState, IllegalActionError
-from .options import check_choice
+from .options import check_bool, check_choice, excerpt
 
 AGENTS = ("player_0", "player_1")
 PLAYER = {"player_0": 0, "player_1": 1}
@@ -34,9 +46,7 @@ class TerritoryEnv(AECEnv):
     def __init__(self, render_mode: str | None = None, illegal_action: str = "raise",
                  render_overlays: bool = True, **options):
         super().__init__()
-        if not isinstance(render_overlays, bool):
-            raise ValueError(f"option render_overlays={render_overlays!r}: must be True or False")
-        self.render_overlays = render_overlays  # tint the game's derived facts in rgb pictures
+        self.render_overlays = check_bool("option render_overlays", render_overlays)  # tint derived facts
         self.game: Game = self.game_class(**options)
         self.render_mode = check_choice("render_mode", render_mode, (None, *self.metadata["render_modes"]))
         self.illegal_action = check_choice("illegal_action", illegal_action, ("raise", "lose"))
@@ -47,7 +57,12 @@ class TerritoryEnv(AECEnv):
         })
         self.observation_spaces = {a: obs_space for a in AGENTS}
         self.action_spaces = {a: spaces.Discrete(self.game.num_actions) for a in AGENTS}
-        self.state: GameState | None = None
+        state_shape = (*self.game.obs_shape[:2], self.game.obs_shape[2] + 1)
+        self.state_space = spaces.Box(
+            low=np.concatenate([self.game.obs_low, np.zeros((*state_shape[:2], 1), np.int8)], axis=2),
+            high=np.concatenate([self.game.obs_high, np.ones((*state_shape[:2], 1), np.int8)], axis=2),
+            dtype=np.int8)
+        self.game_state: GameState | None = None
         self._zero_mask = np.zeros(self.game.num_actions, dtype=np.int8)
         self.np_random, _ = seeding.np_random(None)
 
@@ -62,18 +77,28 @@ class TerritoryEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None):
         """Start a new game. ``options={"swap_sides": True}`` gives the first side to player_1;
         ``options={"state": GameState}`` starts from a copy of that state (e.g. a search agent's)."""
-        if seed is not None:
-            self.np_random, _ = seeding.np_random(seed)
-            for i, agent in enumerate(AGENTS):
-                self.action_spaces[agent].seed(seed + i)
+        if seed is not None and (isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer))
+                                 or seed < 0):
+            raise ValueError(f"reset: seed={excerpt(seed)}: must be None or an integer >= 0")
+        if options is not None and not isinstance(options, dict):
+            raise ValueError(f"reset: options={excerpt(options)}: must be a dict or None")
         options = options or {}  # other keys are ignored, as Gymnasium envs do
-        if options.get("state") is not None:
-            given = options["state"]
+        given = options.get("state")
+        if given is not None:
+            if not isinstance(given, GameState):
+                raise ValueError(f"reset: options['state']={excerpt(given)}: must be a game state "
+                                 f"(GameState) of {self.game.describe()}")
             if given.game.options != self.game.options or given.game.name != self.game.name:
-                raise ValueError("reset: the given state belongs to another game or option set")
-            self.state = given.clone()
-        else:
-            self.state = self.game.new_state(swap_sides=bool(options.get("swap_sides", False)))
+                raise ValueError(f"reset: options['state'] is a state of {given.game.describe()}, "
+                                 f"not of {self.game.describe()}")
+        swap = check_bool("reset: options['swap_sides']", options.get("swap_sides", False))
+        if given is not None and "swap_sides" in options:
+            raise ValueError("reset: options['swap_sides'] with options['state']: the state holds its sides")
+        if seed is not None:
+            self.np_random, _ = seeding.np_random(int(seed))
+            for i, agent in enumerate(AGENTS):
+                self.action_spaces[agent].seed(int(seed) + i)
+        self.game_state = given.clone() if given is not None else self.game.new_state(swap_sides=swap)
         self.agents = list(AGENTS)
         self._over = False  # ended by the rules, by truncation or by an illegal action
         self.rewards = {a: 0.0 for a in AGENTS}
@@ -82,18 +107,24 @@ class TerritoryEnv(AECEnv):
         self.truncations = {a: False for a in AGENTS}
         self.infos = {a: {} for a in AGENTS}
         self._update_infos()
-        self.agent_selection = AGENTS[self.state.current_player]
-        if self.state.terminal:
-            self._finish(self.state.returns(), truncated=False)
+        self.agent_selection = AGENTS[self.game_state.current_player]
+        if self.game_state.terminal:  # a finished state: its rewards are the last step's, as last() says
+            self._finish(self.game_state.returns(), truncated=False)
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
     def step(self, action):
-        state = self.state
+        state = self.game_state
         if state is None:
             raise RuntimeError("step() called before reset()")
+        if not self.agents:  # every agent is done: PettingZoo's order enforcement warns
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
         agent = self.agent_selection
         if self._over:
+            if action is not None:
+                raise IllegalActionError(f"{agent} is done: step(None) is its only action, not {excerpt(action)}")
             self._was_dead_step(action)
             return
         try:
@@ -136,19 +167,19 @@ class TerritoryEnv(AECEnv):
         winner = None
         if returns[0] != returns[1]:
             winner = AGENTS[int(np.argmax(returns))]
-        scores = self.state.scores()
+        scores = self.game_state.scores()
         for agent in AGENTS:
             info = self.infos[agent]
             info["winner"] = winner
             if scores is not None:
-                info["score"] = scores[self.state.side_of(AGENTS.index(agent))]
+                info["score"] = scores[self.game_state.side_of(AGENTS.index(agent))]
             if truncated:
                 info["truncated_by"] = "max_moves"
             if illegal is not None:
                 info["illegal_action_by"] = illegal
 
     def _update_infos(self):
-        state = self.state
+        state = self.game_state
         sides = state.game.sides
         self._infos_flip = state.flip
         self._infos_version = state.info_version
@@ -158,12 +189,36 @@ class TerritoryEnv(AECEnv):
 
     # --- observations -------------------------------------------------------------------------
     def observe(self, agent):
-        if self.state is None:
+        if self.game_state is None:
             raise RuntimeError("observe() called before reset()")
-        state = self.state
+        if agent not in PLAYER:
+            raise ValueError(f"observe: no agent {excerpt(agent)}; the agents are {', '.join(AGENTS)}")
+        state = self.game_state
         on_move = not self._over and state.current_player == PLAYER[agent]
         return {"observation": state.observation(PLAYER[agent]),
                 "action_mask": state.mask.copy() if on_move else self._zero_mask.copy()}
+
+    def last(self, observe: bool = True):
+        if self.game_state is None:
+            raise RuntimeError("last() called before reset()")
+        return super().last(observe)
+
+    def agent_iter(self, max_iter: int = 2**63):
+        if self.game_state is None:
+            raise RuntimeError("agent_iter() called before reset()")
+        return super().agent_iter(max_iter)
+
+    def state(self) -> np.ndarray:
+        """PettingZoo's global state (see the module docstring), in ``state_space``."""
+        game_state = self.game_state
+        if game_state is None:
+            raise RuntimeError("state() called before reset()")
+        player = game_state.current_player
+        planes = game_state.observation(player)
+        out = np.empty(self.state_space.shape, dtype=np.int8)
+        out[..., :-1] = planes
+        out[..., -1] = player
+        return out
 
     # --- rendering ----------------------------------------------------------------------------
     def render(self):
@@ -172,14 +227,14 @@ class TerritoryEnv(AECEnv):
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi', "
                                   "'rgb_array' or 'human' to the env")
             return None
-        if self.state is None:
+        if self.game_state is None:
             raise RuntimeError("render() called before reset()")
         if self.render_mode == "ansi":
-            return self.state.render_ansi()
+            return self.game_state.render_ansi()
         if self.render_mode == "rgb_array":
-            return self.state.render_rgb(overlays=self.render_overlays)
+            return self.game_state.render_rgb(overlays=self.render_overlays)
         from .render import show_human
-        show_human(self.state.render_ansi())
+        show_human(self.game_state.render_ansi())
         return None
 
     def close(self):
@@ -190,8 +245,9 @@ class TerritoryEnv(AECEnv):
 
 
 def define_env(game_class: type[Game], name: str, doc: str, module: str):
-    """The ``raw_env`` class and ``env`` function of a game's env module (PettingZoo's names):
-    ``raw_env, env = define_env(LinGame, "lin_v0", __doc__, __name__)``."""
+    """The ``raw_env`` class and the ``env`` and ``parallel_env`` functions of a game's env module
+    (PettingZoo's names): ``raw_env, env, parallel_env = define_env(LinGame, "lin_v0", __doc__,
+    __name__)``."""
     cls = type("raw_env", (TerritoryEnv,), {
         "__doc__": doc, "__module__": module, "game_class": game_class,
         "metadata": {**TerritoryEnv.metadata, "name": name}})
@@ -202,4 +258,12 @@ def define_env(game_class: type[Game], name: str, doc: str, module: str):
     env.__doc__ = (f"The {name} env with every check on (PettingZoo's usual wrappers are built into "
                    f"``raw_env``); options as in the module docstring.")
     env.__module__ = module
-    return cls, env
+
+    def parallel_env(**options):
+        return turn_based_aec_to_parallel(cls(**options))
+
+    parallel_env.__doc__ = (f"The {name} env as a PettingZoo ``ParallelEnv`` (``turn_based_aec_to_parallel``): "
+                            f"each step takes an action from every live agent and plays the one of "
+                            f"``infos[agent]['active_agent']``'s turn; options as for ``env``.")
+    parallel_env.__module__ = module
+    return cls, env, parallel_env

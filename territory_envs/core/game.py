@@ -14,20 +14,41 @@ swap, so agents keep their names while sides move between them. ``returns()`` is
 from __future__ import annotations
 
 import json
+import numbers
+import operator
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
 import numpy as np
 
 from .geometry import Geometry
-from .options import check_known, check_max_moves
+from .options import check_known, check_max_moves, excerpt
 
 
 _NO_TRACE = np.empty((2, 0), dtype=np.int32)  # rollouts record no actions
 
 
 class IllegalActionError(ValueError):
-    """An action that is out of range, masked out, or played after the end of the game."""
+    """An action that is not an integer, out of range, masked out, or played after the end of the
+    game."""
+
+
+def as_action(action, num_actions: int) -> int:
+    """``action`` as a plain ``int`` in ``0..num_actions-1``, or :class:`IllegalActionError`.
+
+    An action is an integer: whatever ``operator.index`` takes (``int``, numpy integers, 0-d integer
+    arrays, integer tensors), except ``bool``. Floats are refused even when whole (``3.0``), as
+    PettingZoo's classic envs refuse them, so a policy that emits floats is caught at once."""
+    if isinstance(action, (bool, np.bool_)):
+        raise IllegalActionError(f"action {action!r} is a bool, not an integer")
+    try:
+        a = operator.index(action)
+    except TypeError:
+        raise IllegalActionError(f"action {excerpt(action)} is not an integer "
+                                 f"(an int or numpy integer; floats are refused)") from None
+    if not 0 <= a < num_actions:
+        raise IllegalActionError(f"action {excerpt(a)} out of range 0..{num_actions - 1}")
+    return a
 
 
 @dataclass(frozen=True)
@@ -92,8 +113,9 @@ class Game(ABC):
     def new_state(self, swap_sides: bool = False) -> "GameState":
         return self.state_class(self, swap_sides)
 
-    def state_from_dict(self, data: dict) -> "GameState":
-        return self.state_class.from_dict(data, game=self)
+    def state_from_dict(self, data: dict, reachable: bool = True) -> "GameState":
+        """:meth:`GameState.from_dict` for this game (``ValueError`` naming the field at fault)."""
+        return self.state_class.from_dict(data, game=self, reachable=reachable)
 
     def describe(self) -> str:
         opts = ", ".join(f"{k}={v}" for k, v in self.options.items())
@@ -191,15 +213,7 @@ class GameState(ABC):
             return False
 
     def _as_action(self, action) -> int:
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise IllegalActionError(f"action {action!r} is not an integer") from None
-        if a != action or isinstance(action, bool):
-            raise IllegalActionError(f"action {action!r} is not an integer")
-        if not 0 <= a < self.game.num_actions:
-            raise IllegalActionError(f"action {a} out of range 0..{self.game.num_actions - 1}")
-        return a
+        return as_action(action, self.game.num_actions)
 
     def apply(self, action) -> "GameState":
         """Play ``action`` for the player to act. An illegal action raises
@@ -311,53 +325,125 @@ class GameState(ABC):
         return json.dumps(self.to_dict(), separators=(",", ":"))
 
     @classmethod
-    def from_dict(cls, data: dict, game: Game | None = None) -> "GameState":
-        """Rebuild a state from :meth:`to_dict` output; a missing or malformed field raises
-        ``ValueError`` naming it."""
+    def from_dict(cls, data: dict, game: Game | None = None, reachable: bool = True) -> "GameState":
+        """Rebuild a state from :meth:`to_dict` output. A dict that no game reaches is refused with a
+        ``ValueError`` naming the field at fault: a missing field, a value of the wrong type or out
+        of range, fields that contradict each other or the rules (a pending stone that is not the
+        mover's, an end the position does not have, a group left dead after its turn).
+
+        ``history`` is what the record of the state holds. When it reaches back to the start of the
+        game (as long as ``move_number``; so a state at move 0 is the start), it must lead to exactly
+        this state; a shorter one (a position set up by hand, or taken out of a batch, and played
+        on) is the tail after that position, which the other checks cover.
+
+        ``reachable=False`` takes a position set up by hand that no game reaches (a dead group left
+        on the board, a mover without a legal action while the game goes on), as rule scenarios
+        need; its fields must still be well formed and agree with each other."""
         try:
-            return cls._from_dict(data, game)
+            return cls._from_dict(data, game, reachable)
         except KeyError as err:
             raise ValueError(f"state dict: missing field {err.args[0]!r}") from None
-        except (TypeError, IndexError) as err:
-            raise ValueError(f"state dict: malformed field ({err})") from None
 
     @classmethod
-    def _from_dict(cls, data: dict, game: Game | None) -> "GameState":
+    def _from_dict(cls, data: dict, game: Game | None, reachable: bool) -> "GameState":
         if not isinstance(data, dict):
             raise ValueError(f"state dict: expected a dict, got {type(data).__name__}")
+        from ..registry import make_game
+        options = data["options"]
+        if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
+            raise ValueError(f"state dict: 'options' must be a dict of option names, got {excerpt(options)}")
         if game is None:
-            from ..registry import make_game
-            game = make_game(data["game"], **data["options"])
-        if data.get("game") != game.name:
-            raise ValueError(f"state of game {data.get('game')!r} given to {game.name}")
-        state = object.__new__(cls)
+            if not isinstance(data["game"], str):
+                raise ValueError(f"state dict: 'game' must be a game name, got {excerpt(data['game'])}")
+            try:
+                game = make_game(data["game"], **options)
+            except ValueError as err:
+                field = "'game'" if "unknown game" in str(err) else "'options'"
+                raise ValueError(f"state dict: {field}: {err}") from None
+        elif data["game"] != game.name:
+            raise ValueError(f"state dict: 'game' is {excerpt(data['game'])}, given to {game.name}")
+        elif options != game.options and make_game(game.name, **options).options != game.options:
+            raise ValueError(f"state dict: 'options' {excerpt(options)} are not those of {game.describe()}")
+        if not issubclass(game.state_class, cls):
+            raise ValueError(f"state dict: a {game.name} state given to {cls.__name__}")
+        state = object.__new__(game.state_class)
         state.game = game
-        board = np.asarray(data["board"], dtype=np.int64)
-        if board.shape != (game.num_cells,) or board.min(initial=0) < 0 or board.max(initial=0) > 2:
-            raise ValueError("state dict: 'board' must hold one value 0, 1 or 2 per cell")
+        if hasattr(data["board"], "__len__") and len(data["board"]) != game.num_cells:
+            raise ValueError(f"state dict: 'board' holds {len(data['board'])} cells, but 'options' "
+                             f"{excerpt(options)} make a board of {game.num_cells}")
+        board = field_array(data, "board", (game.num_cells,), 0, 2)
         if np.any(board[~game.geometry.on_board] != 0):
             raise ValueError("state dict: 'board' has stones off the board")
         state.board = board.astype(np.int8)
-        state.to_move = _flag(data, "to_move")
-        state.flip = _flag(data, "flip")
-        state.move_number = int(data["move_number"])
-        state.history = [int(a) for a in data["history"]]
-        if any(not 0 <= a < game.num_actions for a in state.history):
-            raise ValueError("state dict: 'history' holds an action out of range")
-        state.terminal = bool(data["terminal"])
-        state.winner = int(data["winner"])
-        if state.winner not in (-1, 0, 1):
-            raise ValueError("state dict: 'winner' must be -1, 0 or 1")
+        state.to_move = field_int(data, "to_move", 0, 1)
+        state.flip = field_int(data, "flip", 0, 1)
+        state.move_number = field_int(data, "move_number", 0, MAX_MOVE_NUMBER)
+        history = data["history"]
+        if not isinstance(history, (list, tuple)):
+            raise ValueError(f"state dict: 'history' must be a list of actions, got {type(history).__name__}")
+        if len(history) > state.move_number:
+            raise ValueError(f"state dict: 'history' holds {len(history)} actions, more than 'move_number' "
+                             f"{state.move_number}")
+        state.history = [field_int({"history": a}, "history", 0, game.num_actions - 1) for a in history]
+        state.terminal = field_bool(data, "terminal")
+        state.winner = field_int(data, "winner", -1, 1)
+        if not state.terminal and state.winner != -1:
+            raise ValueError("state dict: 'winner' must be -1 while the game goes on")
         state.mask = np.zeros(game.num_actions, dtype=np.int8)
         state._load_extra(data)
         state._refresh()
+        if len(state.history) == state.move_number:
+            state._check_history()  # first: a record from the start names the first field it contradicts
+        if reachable:
+            ended, winner = state._rules_end()
+            if state.terminal != ended:
+                raise ValueError(f"state dict: 'terminal' is {state.terminal}, but by the rules the game "
+                                 f"{'is over' if ended else 'goes on'} in this position")
+            if ended and state.winner != winner:
+                raise ValueError(f"state dict: 'winner' is {state.winner}, but by the rules it is {winner}")
+            state._check_position()
         if state.terminal:
             state.mask[:] = 0
         return state
 
+    def _check_history(self) -> None:
+        """A history from the start of the game must replay to exactly this state."""
+        replay = self.game.new_state(swap_sides=bool(self.start_flip()))
+        for number, action in enumerate(self.history, start=1):
+            if not replay.is_legal(action):
+                raise ValueError(f"state dict: 'history' action {number} ({self.game.action_to_notation(action)}) "
+                                 f"is illegal in the game it records")
+            replay.apply(action)
+        mine, replayed = self.to_dict(), replay.to_dict()
+        for key, value in mine.items():
+            if replayed[key] != value:
+                raise ValueError(f"state dict: {key!r} is not what 'history' leads to")
+
+    def start_flip(self) -> int:
+        """``flip`` at the start of the game: every pie swap in the history toggled it."""
+        if "swap" not in self.game.special_actions:
+            return self.flip
+        swap = self.game.num_cells + self.game.special_actions.index("swap")
+        return self.flip ^ (sum(a == swap for a in self.history) & 1)
+
+    # --- what a reachable position keeps (the dict checks of from_dict) ------------------------
+    def _rules_end(self) -> tuple[bool, int]:
+        """``(over, winning side or -1)`` by the rules, from the stored fields and the derived ones
+        (the mask before the end empties it)."""
+        return False, -1
+
+    def _check_position(self) -> None:
+        """Raise ``ValueError`` naming the field if the position breaks a fact every turn keeps."""
+
     @classmethod
-    def from_json(cls, text: str, game: Game | None = None) -> "GameState":
-        return cls.from_dict(json.loads(text), game=game)
+    def from_json(cls, text: str, game: Game | None = None, reachable: bool = True) -> "GameState":
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise ValueError(f"state JSON: expected a string, got {type(text).__name__}")
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as err:
+            raise ValueError(f"state JSON: not JSON ({excerpt(str(err))})") from None
+        return cls.from_dict(data, game=game, reachable=reachable)
 
     def __eq__(self, other) -> bool:
         return type(other) is type(self) and self.to_dict() == other.to_dict()
@@ -406,8 +492,69 @@ def _num(x) -> str:
     return str(int(x)) if float(x).is_integer() else str(x)
 
 
-def _flag(data: dict, key: str) -> int:
+# --- strict fields of state dicts (GameState.from_dict and the games' _load_extra) -------------
+MAX_MOVE_NUMBER = 2**31 - 1  # the batches count moves in int32
+
+
+def field_int(data: dict, key: str, low: int, high: int) -> int:
+    """``data[key]`` as a plain ``int`` in ``low..high`` (an ``int`` or numpy integer, not a bool)."""
     value = data[key]
-    if value not in (0, 1):
-        raise ValueError(f"state dict: {key!r} must be 0 or 1, got {value!r}")
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"state dict: {key!r} must be an integer from {low} to {high}, got {excerpt(value)}")
+    if not low <= value <= high:
+        raise ValueError(f"state dict: {key!r} must be an integer from {low} to {high}, got {excerpt(value)}")
     return int(value)
+
+
+def field_bool(data: dict, key: str) -> bool:
+    """``data[key]`` as a ``bool``: ``True``/``False`` (or the integers 0 and 1)."""
+    value = data[key]
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, numbers.Integral) and value in (0, 1):
+        return bool(value)
+    raise ValueError(f"state dict: {key!r} must be true or false, got {excerpt(value)}")
+
+
+def field_bools(data: dict, key: str, length: int) -> list:
+    value = data[key]
+    if not isinstance(value, (list, tuple)) or len(value) != length:
+        raise ValueError(f"state dict: {key!r} must be a list of {length} booleans, got {excerpt(value)}")
+    return [field_bool({key: v}, key) for v in value]
+
+
+def field_ints(data: dict, key: str, length: int, low: int, high: int) -> list:
+    value = data[key]
+    if not isinstance(value, (list, tuple)) or len(value) != length:
+        raise ValueError(f"state dict: {key!r} must be a list of {length} integers, got {excerpt(value)}")
+    return [field_int({key: v}, key, low, high) for v in value]
+
+
+def check_first_turns(board: np.ndarray, to_move: int, pending: int, first: list, double: bool) -> None:
+    """The first-turn flags of Lifeline and Asli against the board: Black's first turn comes before
+    White's, and while a side's first turn (a double placement when ``double``) is not done, that
+    side has no stone but the pending one and the turn is its own (Black's) or comes next."""
+    if first[1] and not first[0]:
+        raise ValueError("state dict: 'first_turn_done': White's first turn comes after Black's")
+    for side in (0, 1):
+        if first[side] or not double:
+            continue
+        own = int(np.count_nonzero(board == side + 1)) - (pending >= 0 and to_move == side)
+        if own or (side == 0 and to_move != 0) or (side == 1 and first[0] and to_move != 1):
+            raise ValueError(f"state dict: 'first_turn_done' says {('black', 'white')[side]}'s first turn "
+                             f"is still to play, which the board and 'to_move' contradict")
+
+
+def field_array(data: dict, key: str, shape: tuple, low: int, high: int) -> np.ndarray:
+    """``data[key]`` (a list or array of integers) as an int64 array of ``shape`` in ``low..high``."""
+    value = data[key]
+    try:
+        array = np.asarray(value)
+    except (ValueError, TypeError):
+        array = None
+    if array is None or array.shape != shape or not (array.size == 0 or np.issubdtype(array.dtype, np.integer)):
+        raise ValueError(f"state dict: {key!r} must hold {shape[0]} integers from {low} to {high}, "
+                         f"got {excerpt(value)}")
+    if array.size and (array.min() < low or array.max() > high):
+        raise ValueError(f"state dict: {key!r} must hold integers from {low} to {high}")
+    return array.astype(np.int64)

@@ -9,11 +9,13 @@ arrays and the top row of pictures.
   on the board iff ``b-1 <= r+c <= 3(b-1)``; its 6 neighbours are ``(r-1,c) (r+1,c) (r,c-1) (r,c+1)
   (r-1,c+1) (r+1,c-1)``. Off-board cells have no neighbours and never hold a stone.
 
-Move notation: a column letter then a row number, ``c3``. Columns are lettered ``a, b, c, ...`` from
-the left (no letter skipped; 25 columns reach ``y``) and rows are numbered from the bottom, so ``a1``
-is the bottom-left corner and the grid cell ``(r, c)`` is written ``letter(c) + str(H - r)``. Hex
-boards use the same names for the cells of their embedding grid: on side 5, ``a1``..``e1`` is the
-bottom row and ``e9``..``i9``... (only on-board cells are legal names).
+Move notation: column letters then a row number, ``c3``. Columns are lettered from the left as
+spreadsheets do, no letter skipped: ``a`` .. ``z``, then ``aa``, ``ab``, ... (25 columns reach ``y``;
+the 29 columns of Lifeline's side-15 grid end at ``ac``). Rows are numbered from the bottom, so
+``a1`` is the bottom-left corner and the grid cell ``(r, c)`` is written
+``column_letters(c) + str(H - r)``. Hex boards use the same names for the cells of their embedding
+grid: on side 5, ``a1``..``e1`` is the bottom row and ``e9``..``i9``... (only on-board cells are legal
+names).
 """
 from __future__ import annotations
 
@@ -21,7 +23,23 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .options import excerpt
+
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def column_letters(c: int) -> str:
+    """The letters of grid column ``c``: ``a`` .. ``z``, then ``aa``, ``ab``, ... past 26."""
+    c = int(c)
+    return LETTERS[c] if c < 26 else column_letters(c // 26 - 1) + LETTERS[c % 26]
+
+
+def column_index(letters: str) -> int:
+    """The grid column named by ``letters`` (the inverse of :func:`column_letters`)."""
+    c = 0
+    for ch in letters:
+        c = 26 * c + LETTERS.index(ch) + 1
+    return c - 1
 
 # in increasing order of the cell offset, so every row of the neighbour table is sorted: the
 # neighbours before a cell come first (union-find labelling stops at the first one after it)
@@ -60,15 +78,19 @@ class Geometry:
 
     def to_notation(self, cell: int) -> str:
         r, c = self.coords(cell)
-        return f"{LETTERS[c]}{self.height - r}"
+        return f"{column_letters(c)}{self.height - r}"
 
     def from_notation(self, text: str) -> int:
         """Cell index of ``text`` (e.g. ``"c3"``); ``ValueError`` if it names no on-board cell."""
-        t = text.strip().lower()
-        if len(t) < 2 or t[0] not in LETTERS or not t[1:].isdigit():
-            raise ValueError(f"not a move in notation: {text!r} (expected a column letter and a row number, e.g. 'c3')")
-        c = LETTERS.index(t[0])
-        r = self.height - int(t[1:])
+        t = text.strip().lower() if isinstance(text, str) else ""
+        letters = t.rstrip("0123456789")
+        digits = t[len(letters):]
+        if not letters or not digits or len(letters) > 3 or any(ch not in LETTERS for ch in letters) \
+                or len(digits) > 4 or not digits.isascii():
+            raise ValueError(f"not a move in notation: {excerpt(text)} (expected column letters and a row "
+                             f"number, e.g. 'c3')")
+        c = column_index(letters)
+        r = self.height - int(digits)
         if not (0 <= c < self.width and 0 <= r < self.height) or not self.on_board[r * self.width + c]:
             raise ValueError(f"{text!r} is not a point of this {self.describe()} board")
         return r * self.width + c

@@ -4,37 +4,64 @@ from __future__ import annotations
 
 import numbers
 
+import numpy as np
+
+
+def excerpt(value, limit: int = 60) -> str:
+    """``repr(value)`` cut to about ``limit`` characters, for error messages about user input."""
+    text = repr(value) if not isinstance(value, str) or len(value) <= 4 * limit else repr(value[:2 * limit])
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
 
 def check_int(name: str, value, low: int, high: int, *, odd: bool = False) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"option {name}={value!r}: must be an integer from {low} to {high}")
+    """An integer (``int`` or numpy integer, not ``bool``) in ``low..high``, as a plain ``int``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"option {name}={excerpt(value)}: must be an integer from {low} to {high}")
     value = int(value)
     if not low <= value <= high:
-        raise ValueError(f"option {name}={value!r}: must be an integer from {low} to {high}")
+        raise ValueError(f"option {name}={excerpt(value)}: must be an integer from {low} to {high}")
     if odd and value % 2 == 0:
         raise ValueError(f"option {name}={value!r}: must be odd (allowed: odd integers from {low} to {high})")
     return value
 
 
 def check_number(name: str, value, *, integer: bool = False, low=None, high=None):
-    """A real number (or a whole number if ``integer``), optionally bounded; returned as int or float."""
+    """A finite real number, optionally bounded, returned as a plain Python ``int`` (any whole value
+    where ``integer``: ``2``, ``2.0`` and ``np.int64(2)`` all give ``2``; else any ``Integral``) or
+    ``float`` (``np.float32`` and ``Fraction`` values a float holds exactly)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"option {name}={value!r}: must be a {'whole ' if integer else ''}number")
-    if value != value or value in (float("inf"), float("-inf")):
-        raise ValueError(f"option {name}={value!r}: must be a finite number")
+        raise ValueError(f"option {name}={excerpt(value)}: must be a {'whole ' if integer else ''}number")
+    try:
+        plain = int(value) if isinstance(value, numbers.Integral) else float(value)
+    except (OverflowError, ValueError):
+        raise ValueError(f"option {name}={excerpt(value)}: must be a finite number") from None
+    if plain != plain or plain in (float("inf"), float("-inf")):
+        raise ValueError(f"option {name}={excerpt(value)}: must be a finite number")
+    if plain != value:
+        raise ValueError(f"option {name}={excerpt(value)}: must be a number that a float holds exactly")
     if integer:
-        if value != int(value):
-            raise ValueError(f"option {name}={value!r}: must be a whole number")
-        value = int(value)
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise ValueError(f"option {name}={value!r}: must lie between {low} and {high}")
-    return value
+        if plain != int(plain):
+            raise ValueError(f"option {name}={excerpt(value)}: must be a whole number")
+        plain = int(plain)
+    if (low is not None and plain < low) or (high is not None and plain > high):
+        bounds = (f"lie between {low} and {high}" if low is not None and high is not None
+                  else f"be at least {low}" if low is not None else f"be at most {high}")
+        raise ValueError(f"option {name}={excerpt(value)}: must {bounds}")
+    return plain
 
 
-def check_choice(name: str, value, allowed: tuple) -> str:
-    if value not in allowed:
-        raise ValueError(f"option {name}={value!r}: must be one of {', '.join(map(repr, allowed))}")
-    return value
+def check_bool(name: str, value) -> bool:
+    """``True`` or ``False`` (numpy's bools too), returned as a plain ``bool``."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name}={excerpt(value)}: must be True or False")
+    return bool(value)
+
+
+def check_choice(name: str, value, allowed: tuple):
+    """One of ``allowed`` (strings or ``None``), returned as the allowed value itself (plain ``str``)."""
+    if (value is None or isinstance(value, str)) and value in allowed:
+        return allowed[allowed.index(value)]
+    raise ValueError(f"option {name}={excerpt(value)}: must be one of {', '.join(map(repr, allowed))}")
 
 
 def check_max_moves(value, default: int) -> int:

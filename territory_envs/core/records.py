@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 
 from .game import GameState, IllegalActionError
+from .options import excerpt
 
 MAGIC = "# territory-envs record"
 
@@ -44,7 +45,11 @@ def result_text(state: GameState) -> str:
 def write_record(state: GameState) -> str:
     """The record of the game that led to ``state`` (from its start)."""
     game = state.game
-    first = state.flip ^ _swaps_in(state)
+    if len(state.history) != state.move_number:
+        raise ValueError(f"write_record: the state's history covers its last {len(state.history)} of "
+                         f"{state.move_number} moves (a position set up by hand or taken out of a batch); "
+                         f"a record replays from the start of the game")
+    first = state.start_flip()
     lines = [MAGIC, f"game: {game.name}"]
     lines += [f"{k}: {json.dumps(v)}" for k, v in game.options.items()]
     lines.append(f"first_side: player_{first}")
@@ -54,17 +59,13 @@ def write_record(state: GameState) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _swaps_in(state: GameState) -> int:
-    """Parity of the pie swaps in the history (the swap toggles ``flip``)."""
-    if "swap" not in state.game.special_actions:
-        return 0
-    swap = state.game.num_cells + state.game.special_actions.index("swap")
-    return sum(a == swap for a in state.history) & 1
-
-
 def read_record(text: str) -> GameState:
-    """Replay a record; returns the final state. ``ValueError`` names the line at fault."""
+    """Replay a record; returns the final state. ``ValueError`` names the line at fault and quotes
+    at most a short excerpt of it."""
     from ..registry import make_game
+
+    if not isinstance(text, str):
+        raise ValueError(f"read_record: expected the record's text (a str), got {type(text).__name__}")
 
     header: dict = {}
     header_lines: dict = {}  # key -> (line number, text), to blame the line of a bad option
@@ -79,7 +80,7 @@ def read_record(text: str) -> GameState:
 
         def fail(message: str, at=None):
             where, text = at or (number, raw.strip())
-            raise ValueError(f"record line {where}: {message}: {text!r}")
+            raise ValueError(f"record line {where}: {excerpt(message, 300)}: {excerpt(text)}")
 
         if result is not None:
             fail("text after the result line")
@@ -90,7 +91,7 @@ def read_record(text: str) -> GameState:
                 game_name = header.pop("game")
                 first = header.pop("first_side", "player_0")
                 if first not in ("player_0", "player_1"):
-                    fail(f"first_side must be player_0 or player_1, not {first!r}")
+                    fail(f"first_side must be player_0 or player_1, not {excerpt(first)}")
                 try:
                     game = make_game(game_name, **header)
                 except ValueError as err:
@@ -105,14 +106,14 @@ def read_record(text: str) -> GameState:
                 fail("expected 'key: value' in the header")
             key, value = key.strip(), value.strip()
             if key in header:
-                fail(f"{key!r} given twice")
+                fail(f"{excerpt(key)} given twice")
             header_lines[key] = (number, raw.strip())
             if key in ("game", "first_side"):
                 header[key] = value
             else:
                 try:
                     header[key] = json.loads(value)
-                except json.JSONDecodeError:
+                except (json.JSONDecodeError, RecursionError):
                     header[key] = value
             continue
         if line.startswith("result:"):

@@ -22,18 +22,11 @@ from collections import OrderedDict
 
 import numpy as np
 
+from .geometry import column_letters as col_label  # the notation's column names
+
 __all__ = ["render_ansi", "render_rgb", "show_human", "col_label"]
 
-_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _SQRT3 = float(np.sqrt(3.0))
-
-
-def col_label(c: int) -> str:
-    """Column letter of grid column ``c``: ``a`` .. ``z``, then ``aa``, ``ab``, ... past 26."""
-    c = int(c)
-    if c < 26:
-        return _LETTERS[c]
-    return col_label(c // 26 - 1) + _LETTERS[c % 26]
 
 
 def _check_kind(kind: str) -> str:

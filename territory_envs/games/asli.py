@@ -55,14 +55,15 @@ import numpy as np
 from numba import njit, prange
 
 from ..core.batch import after_action
-from ..core.game import Game, GameState, Plane
+from ..core.game import Game, GameState, Plane, check_first_turns, field_bool, field_bools, field_int, field_ints
 from ..core.geometry import square
 from ..core.kernels import (EMPTY, MANY, adjacent, flood_equal, flood_listing, hash_contains, hash_insert, hash_rehash,
                              has_sharing_partner, is_listed, liveness, lowlink_arrays, lowlink_component, percent,
                              random_set_index, region_colours, regions_next_to, winner_player)
-from ..core.options import check_int
+from ..core.options import check_int, check_number
 
 NOBODY, BLACK_OWNS, WHITE_OWNS = 0, 1, 2
+MAX_PRISON = 2**31 - 1  # the prison counts are int32 scalars
 
 
 @njit(cache=True)
@@ -1413,7 +1414,7 @@ class AsliGame(Game):
 
     def _validate(self, o):
         o["board_size"] = check_int("board_size", o["board_size"], 4, 25)
-        o["komi"] = check_int("komi", o["komi"], 0, 10_000)
+        o["komi"] = check_number("komi", o["komi"], integer=True, low=0, high=10_000)
         self.zobrist = zobrist_keys(o["board_size"] ** 2)
         geometry = square(o["board_size"])
         self.act_args = (*self.zobrist, geometry.on_board, geometry.neighbours, geometry.degree)
@@ -1421,7 +1422,7 @@ class AsliGame(Game):
         return geometry
 
     def default_max_moves(self) -> int:
-        return 20 * self.geometry.num_points + 2 * self.option_defaults["komi"]
+        return 20 * self.geometry.num_points + 2 * self.options["komi"]  # each komi stone is one more turn
 
 
 class AsliState(GameState):
@@ -1499,21 +1500,42 @@ class AsliState(GameState):
                 "seen": self.seen_positions()}
 
     def _load_extra(self, data):
-        prison = [int(x) for x in data["prison"]]
-        first = [bool(x) for x in data["first_turn_done"]]
-        if len(prison) != 2 or min(prison) < 0 or len(first) != 2:
-            raise ValueError("state dict: bad 'prison' or 'first_turn_done'")
+        n = self.game.num_cells
+        prison = field_ints(data, "prison", 2, 0, MAX_PRISON)
+        first = field_bools(data, "first_turn_done", 2)
+        pending = field_int(data, "pending", -1, n - 1)
+        seen = data["seen"]
+        if not isinstance(seen, (list, tuple)):
+            raise ValueError(f"state dict: 'seen' must be a list of position hashes, got {type(seen).__name__}")
+        hashes = [field_int({"seen": h}, "seen", 1, 2**64 - 1) for h in seen]  # 0 marks a free slot
         self.info_version = 0
         self.room_until = 0
         self.s = np.zeros(NUM_SCALARS, dtype=np.int32)
-        self.s[:] = (self.to_move, self.flip, prison[0], prison[1], int(data["pending"]),
-                     bool(data["pending_minimal"]), first[0], first[1], bool(data["last_minimal"]),
-                     self.terminal, self.winner, 0, 0)
+        self.s[:] = (self.to_move, self.flip, prison[0], prison[1], pending, field_bool(data, "pending_minimal"),
+                     first[0], first[1], field_bool(data, "last_minimal"), self.terminal, self.winner, 0, 0)
         self.seen = np.zeros(64, dtype=np.uint64)
-        for h in data["seen"]:
-            self._remember(int(h))
-        if self.pending >= 0 and self.board[self.pending] != self.to_move + 1:
-            raise ValueError("state dict: 'pending' must be a stone of the side to move")
+        for h in hashes:
+            self._remember(h)
+        if pending >= 0 and (self.board[pending] != self.to_move + 1 or first[self.to_move]):
+            raise ValueError("state dict: 'pending' must be -1 or the first stone of the mover's first turn")
+        if self.pending_minimal and pending < 0:
+            raise ValueError("state dict: 'pending_minimal' needs a pending stone")
+
+    def _rules_end(self):
+        if self.terminal and self.winner == -1 and hash_contains(self.seen, np.uint64(self._hash())):
+            return True, -1  # a draw: the position recurs (the count of earlier visits is not kept)
+        # the player to act with no legal action loses: the last to act wins
+        return (False, -1) if self.mask.any() else (True, 1 - self.to_move)
+
+    def _check_position(self):
+        check_first_turns(self.board, self.to_move, self.pending, self.first_turn_done, double=True)
+        # a turn sends the dead enemy groups to the prison and may leave no friendly group dead
+        if self.pending < 0:
+            g = self.game.geometry
+            labels, _, alive, _ = liveness(self.board, g.on_board, g.neighbours, g.degree)
+            stones = self.board > 0
+            if np.any(stones & ~alive[np.maximum(labels, 0)]):
+                raise ValueError("state dict: 'board' has a dead group, which the last turn would have captured")
 
     def _clone_extra(self, new):
         new.info_version = self.info_version

@@ -40,7 +40,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..core.batch import after_action
-from ..core.game import Game, GameState, Plane
+from ..core.game import Game, GameState, Plane, check_first_turns, field_bool, field_bools, field_int
 from ..core.geometry import hexhex
 from ..core.kernels import (EMPTY, adjacent, any_per_component, find_root, flood_listing, has_sharing_partner,
                              is_listed, label_components, liveness, random_set_index, region_group_adjacency,
@@ -1052,6 +1052,10 @@ class LifelineGame(Game):
         o["board_size"] = check_int("board_size", o["board_size"], 3, 15)
         o["pie"] = check_choice("pie", o["pie"], PIES)
         o["komi"] = check_number("komi", o["komi"], integer=True, low=0, high=10_000)
+        if o["komi"] != 0 and o["pie"] != "komi":
+            # RULINGS: the komi option means nothing under the other pies, so a komi there is a mistake
+            raise ValueError(f"option komi={o['komi']!r}: only the komi pie has komi (pie='komi'); "
+                             f"pie={o['pie']!r} takes komi=0")
         self.pie_index = PIES.index(o["pie"])
         return hexhex(o["board_size"])
 
@@ -1109,15 +1113,32 @@ class LifelineState(GameState):
                 "swap_used": self.swap_used, "removal_on": self.removal_on, "komi_left": self.komi_left}
 
     def _load_extra(self, data):
+        g = self.game
+        pending = field_int(data, "pending", -1, g.num_cells - 1)
+        first = field_bools(data, "first_turn_done", 2)
+        komi_left = field_int(data, "komi_left", 0, g.options["komi"] if g.pie_index == 2 else 0)
         self.s = np.zeros(NUM_SCALARS, dtype=np.int32)
-        first = [bool(x) for x in data["first_turn_done"]]
-        komi_left = int(data["komi_left"])
-        if len(first) != 2 or komi_left < 0:
-            raise ValueError("state dict: bad 'first_turn_done' or 'komi_left'")
-        self.s[:] = (self.to_move, self.flip, int(data["pending"]), first[0], first[1], bool(data["swap_used"]),
-                     bool(data["removal_on"]), komi_left, 0, self.terminal, self.winner)
-        if self.pending >= 0 and self.board[self.pending] != self.to_move + 1:
-            raise ValueError("state dict: 'pending' must be a stone of the side to move")
+        self.s[:] = (self.to_move, self.flip, pending, first[0], first[1], field_bool(data, "swap_used"),
+                     field_bool(data, "removal_on"), komi_left, 0, self.terminal, self.winner)
+        if pending >= 0 and (self.board[pending] != self.to_move + 1 or g.pie_index != 0
+                             or first[self.to_move]):
+            raise ValueError("state dict: 'pending' must be -1 or the first stone of the mover's first turn "
+                             "(strong pie)")
+        if self.swap_used and g.pie_index == 2:
+            raise ValueError("state dict: 'swap_used': the komi pie has no swap")
+
+    def _rules_end(self):
+        # the player to act with no legal action loses: the last to place wins
+        return (False, -1) if self.mask.any() else (True, 1 - self.to_move)
+
+    def _check_position(self):
+        g = self.game
+        check_first_turns(self.board, self.to_move, self.pending, self.first_turn_done, double=g.pie_index == 0)
+        if not self.removal_on and (g.pie_index == 0 or np.count_nonzero(self.board) >= 4):
+            raise ValueError("state dict: 'removal_on' must be true under the strong pie and once four stones "
+                             "have been placed")
+        if self.removal_on and self.pending < 0 and not self.all_alive:
+            raise ValueError("state dict: 'board' has a dead group, which the last turn would have removed")
 
     def _clone_extra(self, new):
         new.s = self.s.copy()

@@ -259,6 +259,20 @@ class LinState(GameState):
     def _load_extra(self, data):
         self._init_extra()
 
+    def _rules_end(self):
+        if self.contested:
+            return False, -1
+        black, white = self.scores()
+        return True, 0 if black > white else 1 if white > black else -1
+
+    def _check_position(self):
+        # every turn removes the enemy stones it leaves outside their living domains, and a
+        # placement never takes a domain from its own colour
+        for colour in (0, 1):
+            if np.any((self.board == colour + 1) & ~self.alive[colour]):
+                raise ValueError(f"state dict: 'board' has {self.game.sides[colour]} stones outside "
+                                 f"{self.game.sides[colour]}'s living domains")
+
     def _refresh(self):
         g = self.game.geometry
         self.contested = refresh_lin(self.board, g.height, g.width, self.game.options["line_length"],

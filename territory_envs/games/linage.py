@@ -45,10 +45,10 @@ import numpy as np
 from numba import njit, prange
 
 from ..core.batch import after_action
-from ..core.game import Game, GameState, Plane
+from ..core.game import Game, GameState, Plane, field_int
 from ..core.geometry import square
-from ..core.kernels import (EMPTY, dfs_lowlink, flood_equal, label_components, mark_line_starts, random_set_index,
-                             run_lengths, winner_by_score, winner_player)
+from ..core.kernels import (EMPTY, any_per_component, dfs_lowlink, flood_equal, label_components, mark_line_starts,
+                             random_set_index, run_lengths, winner_by_score, winner_player)
 from ..core.options import check_int, check_number
 
 # region kinds per cell (derived)
@@ -608,11 +608,22 @@ class LinageState(GameState):
         return {"passes": self.passes}
 
     def _load_extra(self, data):
-        self.passes = int(data["passes"])
-        if self.passes not in (0, 1, 2):
-            raise ValueError("state dict: 'passes' must be 0, 1 or 2")
+        self.passes = field_int(data, "passes", 0, 2)
         if np.any(self.board == 2):
-            raise ValueError("state dict: Linage stones are neutral (board values 0 or 1)")
+            raise ValueError("state dict: 'board': Linage stones are neutral (values 0 or 1)")
+
+    def _rules_end(self):
+        if self.passes < 2 and self.free_regions > 0:
+            return False, -1
+        v, h = self.scores()
+        return True, 0 if v > h else 1 if h > v else -1
+
+    def _check_position(self):
+        # a placement is legal only if every region keeps a line afterwards (and the empty board has one)
+        g = self.game.geometry
+        labels, count = label_components(self.board == EMPTY, g.neighbours, g.degree)
+        if not np.all(any_per_component(labels, count, self.on_h | self.on_v)):
+            raise ValueError("state dict: 'board' has a region without a line")
 
     def _clone_extra(self, new):
         new.passes = self.passes
