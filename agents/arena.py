@@ -20,6 +20,7 @@ import csv
 import hashlib
 import itertools
 import json
+import numbers
 import os
 import re
 import sys
@@ -31,12 +32,15 @@ from pathlib import Path
 from typing import NamedTuple
 
 from territory_envs import game_names, make_game
+from territory_envs.core.options import excerpt
 
+from ._cli import integer, nonempty
 from .match import play_game
 from .registry import make_agent
 from .stats import bradley_terry, score_rate
 
 OVERALL = "overall"
+EVEN_WHY = " (half with each agent on the first side)"
 
 
 class ArenaConfigError(ValueError):
@@ -66,11 +70,11 @@ def parse_option(text: str) -> tuple[str, str, object]:
     target, eq, value = text.partition("=")
     game, dot, key = target.strip().partition(".")
     if not eq or not dot or not game or not key.strip():
-        raise ArenaConfigError(f"--option {text!r}: expected game.key=value, e.g. lin.board_size=7")
+        raise ArenaConfigError(f"--option {excerpt(text)}: expected game.key=value, e.g. lin.board_size=7")
     value = value.strip()
     try:
         parsed = json.loads(value)
-    except json.JSONDecodeError:
+    except ValueError:  # not JSON, or an integer with more digits than int() converts
         parsed = value
     return game, key.strip(), parsed
 
@@ -94,13 +98,15 @@ def _check_games(games, options) -> dict:
         raise ArenaConfigError("no game given")
     for name in games:
         if name not in game_names():
-            raise ArenaConfigError(f"unknown game {name!r}; the games are {', '.join(game_names())}")
-    if len(set(games)) != len(games):
-        raise ArenaConfigError(f"a game is listed twice: {', '.join(games)}")
+            raise ArenaConfigError(f"unknown game {excerpt(name)}; the games are {', '.join(game_names())}")
+    for name in games:
+        if games.count(name) > 1:
+            raise ArenaConfigError(f"game {name!r} is listed twice")
     options = dict(options or {})
     for name in options:
         if name not in games:
-            raise ArenaConfigError(f"option for {name!r}, which is not among the games ({', '.join(games)})")
+            raise ArenaConfigError(f"option for {excerpt(name)}, which is not among the games "
+                                   f"({', '.join(games)})")
     resolved = {}
     for name in games:
         try:
@@ -120,21 +126,46 @@ def _check_agents(agents) -> dict:
         try:
             make_agent(spec, 0)
         except (ValueError, TypeError, ImportError) as err:
-            message = str(err) if isinstance(err, ValueError) else f"agent {spec!r}: {err}"
+            message = str(err) if isinstance(err, ValueError) else f"agent {excerpt(spec)}: {err}"
             raise ArenaConfigError(message) from None
         name = agent_name(spec)
         if name in by_name:
-            raise ArenaConfigError(f"agent {name!r} is listed twice")
+            raise ArenaConfigError(f"agent {excerpt(name)} is listed twice")
         by_name[name] = spec
     return by_name
 
 
 def _check_count(games_per_pair) -> int:
-    if isinstance(games_per_pair, bool) or not isinstance(games_per_pair, int) or games_per_pair < 2 \
-            or games_per_pair % 2:
-        raise ArenaConfigError(f"games per pair must be a positive even number (half with each agent "
-                               f"on the first side), not {games_per_pair!r}")
-    return games_per_pair
+    if not _is_int(games_per_pair) or games_per_pair < 2 or games_per_pair % 2:
+        raise ArenaConfigError(f"games per pair must be a positive even number{EVEN_WHY}, not "
+                               f"{excerpt(games_per_pair)}")
+    return int(games_per_pair)
+
+
+def _check_run(seed, workers, out) -> tuple[int, int]:
+    """The seed (any integer) and the number of processes (at least 1); ``out`` must name a folder."""
+    if not _is_int(seed):
+        raise ArenaConfigError(f"seed={excerpt(seed)}: must be an integer")
+    workers = (os.cpu_count() or 1) if workers is None else workers
+    if not _is_int(workers) or workers < 1:
+        raise ArenaConfigError(f"workers={excerpt(workers)}: must be an integer >= 1")
+    if out is not None and (not isinstance(out, (str, os.PathLike)) or not str(out).strip()):
+        raise ArenaConfigError(f"out={excerpt(out)}: must name a folder")
+    return int(seed), int(workers)
+
+
+def _make_out(out) -> None:
+    """Create the output folder (and its ``records``) before the games, so that a path that cannot
+    be one fails at once rather than after the whole round robin."""
+    try:
+        (Path(out) / "records").mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ArenaConfigError(f"out={excerpt(str(out))}: cannot make the folder "
+                               f"({err.strerror or err})") from None
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
 # --- playing --------------------------------------------------------------------------------------
@@ -225,13 +256,15 @@ def run_arena(games, agents, games_per_pair: int = 20, seed: int = 0, workers: i
     ``games`` and ``agents`` are lists (or comma-separated strings); an agent is a
     :func:`~agents.registry.make_agent` spec or a picklable :class:`~agents.base.Agent` (named by
     its ``name``). ``options`` maps a game to its options. With ``out`` the files are written there.
-    Bad input raises :class:`ArenaConfigError` before anything is played or written."""
+    Bad input (including a ``seed`` that is not an integer, ``workers`` below 1, or an ``out`` that
+    cannot be made a folder) raises :class:`ArenaConfigError` before anything is played or written
+    (``out`` is made, empty, before the games)."""
     game_options = _check_games(games, options)
     agent_specs = _check_agents(agents)
     games_per_pair = _check_count(games_per_pair)
-    workers = (os.cpu_count() or 1) if workers is None else int(workers)
-    if workers < 1:
-        raise ArenaConfigError(f"workers must be at least 1, not {workers}")
+    seed, workers = _check_run(seed, workers, out)
+    if out is not None:
+        _make_out(out)
 
     tasks = build_tasks(game_options, agent_specs, games_per_pair, seed)
     outcomes = _play_all(tasks, min(workers, len(tasks)), progress)
@@ -430,12 +463,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--agents", default="random,greedy",
                         help="comma-separated agent specs: random, greedy, mcts:<playouts>[:c=<C>], "
                              "mcts:t=<seconds> (default: random,greedy)")
-    parser.add_argument("--games-per-pair", type=int, default=20,
+    parser.add_argument("--games-per-pair", type=integer(low=2, even=True, meaning=EVEN_WHY), default=20,
                         help="games per pair of agents per game, even (default 20)")
-    parser.add_argument("--seed", type=int, default=0, help="arena seed (default 0)")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+    parser.add_argument("--seed", type=integer(), default=0, help="arena seed (default 0)")
+    parser.add_argument("--workers", type=integer(low=1), default=os.cpu_count() or 1,
                         help="processes; 1 plays in this process (default: the number of CPUs)")
-    parser.add_argument("--out", default="arena_results", help="output folder (default arena_results)")
+    parser.add_argument("--out", type=nonempty, default="arena_results",
+                        help="output folder (default arena_results)")
     parser.add_argument("--option", action="append", default=[], metavar="GAME.KEY=VALUE",
                         help="a game option, e.g. lin.board_size=7 (repeatable)")
     parser.add_argument("--no-plot", action="store_true", help="skip ratings.png")
@@ -444,6 +478,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    """Run the round robin; 0 when done, 2 for a usage error (on stderr, before anything is played
+    or written), 1 when the results cannot be written."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -462,6 +498,9 @@ def main(argv=None) -> int:
         parser.print_usage(sys.stderr)
         print(f"{parser.prog}: error: {err}", file=sys.stderr)
         return 2
+    except OSError as err:  # the output folder could not be written after all
+        print(f"{parser.prog}: cannot write the results to {excerpt(args.out)}: {err}", file=sys.stderr)
+        return 1
     if not args.quiet:
         print(format_tables(results))
         print(f"\n{len(results['games'])} games in {time.perf_counter() - started:.1f} s; "

@@ -4,9 +4,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from territory_envs import write_record
-from territory_envs.core.game import Game
+from territory_envs.core.game import Game, IllegalActionError
+from territory_envs.core.options import check_bool, excerpt
 
-from .base import Agent
+from .base import Agent, as_agent, check_seed
 
 
 @dataclass
@@ -35,13 +36,29 @@ def play_game(game: Game, agents: tuple[Agent, Agent], swap_sides: bool = False,
               seed: int | None = None) -> GameResult:
     """Play one game of ``game`` between ``agents[0]`` (``player_0``) and ``agents[1]``
     (``player_1``); ``player_0`` holds the first side unless ``swap_sides``. Each agent is reset
-    with its own seed derived from ``seed`` before the game."""
+    with its own seed derived from ``seed`` (``None`` or an integer ``>= 0``) before the game.
+
+    An agent may be a policy callable (:func:`~agents.base.as_agent`). An action that an agent
+    returns and the game refuses (not an integer, out of range, illegal) raises
+    :class:`~territory_envs.IllegalActionError` naming the agent, its player and the move."""
+    if not isinstance(game, Game):
+        raise TypeError(f"play_game: game={excerpt(game)}: must be a Game (territory_envs.make_game(...))")
+    if not isinstance(agents, (tuple, list)) or len(agents) != 2:
+        raise ValueError(f"play_game: agents={excerpt(agents)}: must be a pair (the agents of player_0 and "
+                         f"player_1)")
+    agents = (as_agent(agents[0]), as_agent(agents[1]))
+    swap_sides = check_bool("play_game: swap_sides", swap_sides)
+    seed = check_seed("play_game", seed)
     for i, agent in enumerate(agents):
         agent.reset(None if seed is None else seed * 2 + i)
     state = game.new_state(swap_sides=swap_sides)
     while not state.terminal and state.move_number < game.max_moves:
         player = state.current_player
-        state.apply(agents[player].act(state))
+        try:
+            state.apply(agents[player].act(state))
+        except IllegalActionError as err:
+            raise IllegalActionError(f"agent {excerpt(agents[player].name)} (player_{player}) at move "
+                                     f"{state.move_number + 1}: {err}") from None
     winner = state.winner ^ state.flip if state.terminal and state.winner >= 0 else -1
     return GameResult(game=game.name, agents=(agents[0].name, agents[1].name), first=int(swap_sides),
                       winner=winner, moves=state.move_number, truncated=not state.terminal,

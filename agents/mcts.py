@@ -24,7 +24,12 @@ import time
 
 import numpy as np
 
+from territory_envs.core.options import check_bool, check_int, check_number
+
 from .base import Agent
+
+MAX_PLAYOUTS = 10**9  # playouts per move (days of search at any speed)
+MAX_SECONDS = 86400.0  # time budget per move
 
 
 class Node:
@@ -60,9 +65,11 @@ class Node:
 class MCTSAgent(Agent):
     """UCT with compiled random playouts, by default with RAVE.
 
-    ``playouts``: simulations per move (or ``None`` with ``time_budget`` seconds per move);
-    ``exploration``: the UCB constant ``c`` (default 1.4 for plain UCT; 0.1 with RAVE, whose
-    all-moves-as-first values already spread the search: 0.1 beat 0.3 in small arena runs);
+    ``playouts``: simulations per move, 1 to ``MAX_PLAYOUTS`` (or ``None`` with ``time_budget``
+    seconds per move, above 0 and at most ``MAX_SECONDS``; giving both is an error);
+    ``exploration``: the UCB constant ``c``, finite and ``>= 0`` (default 1.4 for plain UCT; 0.1
+    with RAVE, whose all-moves-as-first values already spread the search: 0.1 beat 0.3 in small
+    arena runs);
     ``rave``: blend each child's value with its all-moves-as-first value from the playouts
     (Gelly and Silver's schedule ``beta = sqrt(k / (3 n + k))``, ``k = rave_k``), which gives every
     playout's information to every move it contains and matters most at small playout counts
@@ -79,25 +86,37 @@ class MCTSAgent(Agent):
                  time_budget: float | None = None, rave: bool = True, rave_k: float = 300.0,
                  reuse_tree: bool = True, uniform_playouts: bool = False, seed: int | None = None):
         super().__init__(seed)
-        if playouts is None and time_budget is None:
-            raise ValueError("MCTSAgent: give playouts or time_budget")
-        if playouts is not None and (not isinstance(playouts, (int, np.integer)) or playouts < 1):
-            raise ValueError(f"MCTSAgent: playouts={playouts!r} must be a positive integer")
-        if time_budget is not None and not time_budget > 0:
-            raise ValueError(f"MCTSAgent: time_budget={time_budget!r} must be a positive number of seconds")
-        if exploration is None:
-            exploration = 0.1 if rave else 1.4
-        if not exploration >= 0:
-            raise ValueError(f"MCTSAgent: exploration={exploration!r} must be >= 0")
-        if not rave_k > 0:
-            raise ValueError(f"MCTSAgent: rave_k={rave_k!r} must be > 0")
-        self.playouts = None if playouts is None else int(playouts)
+        try:
+            if (playouts is None) == (time_budget is None):
+                raise ValueError("give playouts or time_budget (with playouts=None), not "
+                                 + ("neither" if playouts is None else "both"))
+            if playouts is not None:
+                playouts = check_int("playouts", playouts, 1, MAX_PLAYOUTS)
+            if time_budget is not None:
+                time_budget = float(check_number("time_budget", time_budget))
+                if not 0 < time_budget <= MAX_SECONDS:
+                    raise ValueError(f"option time_budget={time_budget!r}: must be a number of seconds above 0 "
+                                     f"and at most {MAX_SECONDS:g}")
+            rave = check_bool("rave", rave)
+            if exploration is None:
+                exploration = 0.1 if rave else 1.4
+            exploration = float(check_number("exploration", exploration))
+            if exploration < 0:
+                raise ValueError(f"option exploration={exploration!r}: must be >= 0")
+            rave_k = float(check_number("rave_k", rave_k))
+            if rave_k <= 0:
+                raise ValueError(f"option rave_k={rave_k!r}: must be > 0")
+            reuse_tree = check_bool("reuse_tree", reuse_tree)
+            uniform_playouts = check_bool("uniform_playouts", uniform_playouts)
+        except ValueError as err:
+            raise ValueError(f"MCTSAgent: {err}") from None
+        self.playouts = playouts
         self.time_budget = time_budget
-        self.exploration = float(exploration)
-        self.rave = bool(rave)
-        self.rave_k = float(rave_k)
+        self.exploration = exploration
+        self.rave = rave
+        self.rave_k = rave_k
         self.reuse_tree = reuse_tree
-        self.uniform_playouts = bool(uniform_playouts)
+        self.uniform_playouts = uniform_playouts
         self.root: Node | None = None
         self.last_search: dict = {}
         self._trace = np.zeros((2, 0), dtype=np.int32)

@@ -17,12 +17,15 @@ or a value it refuses, is a usage error (exit code 2).
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import textwrap
 
 from territory_envs import game_names, make_game, registry, write_record
 from territory_envs.core.game import GameState, IllegalActionError
+from territory_envs.core.options import excerpt
 
+from ._cli import choice, integer, metavar, nonempty
 from .registry import make_agent
 
 SIDES = ("first", "second")
@@ -33,17 +36,23 @@ HELP_COMMANDS = (
     ("help", "this text"),
     ("quit", "stop the game and print its record so far"),
 )
+NON_FINITE = ("inf", "infinity", "nan")
 COMMAND_ALIASES = {"?": "help", "h": "help", "q": "quit", "exit": "quit", "u": "undo", "l": "legal"}
 
 
 # --- command line -------------------------------------------------------------------------------
 def _option_value(text: str):
-    """A flag value as the game expects it: an int, else a float, else the text (e.g. ``pie``)."""
+    """A flag value as the game expects it: an int, else a float, else the text (e.g. ``pie``).
+    A number that overflows to ``inf`` (``1e400``, or too many digits for ``int``) stays text, so
+    that the game's message quotes what was typed."""
     for convert in (int, float):
         try:
-            return convert(text)
+            value = convert(text)
         except ValueError:
-            pass
+            continue
+        if isinstance(value, int) or math.isfinite(value) or text.strip().lower().lstrip("+-") in NON_FINITE:
+            return value
+        break
     return text
 
 
@@ -65,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="territory-play", description="Play a territory game in the terminal against an agent.",
         epilog="In the game, type a move in notation (e.g. c3, pass, swap) or: "
                + ", ".join(name for name, _ in HELP_COMMANDS) + ".")
-    parser.add_argument("game", choices=game_names(), help="the game to play")
+    parser.add_argument("game", type=choice(game_names()), help=f"the game to play: {', '.join(game_names())}")
     options = parser.add_argument_group("game options (each game takes only its own)")
     for option, defaults in _options_by_game().items():
         known_by = ", ".join(f"{game} {default}" for game, default in defaults.items())
@@ -73,12 +82,12 @@ def build_parser() -> argparse.ArgumentParser:
                              metavar=option.upper(), help=f"default: {known_by}")
     parser.add_argument("--vs", default="mcts:400", metavar="SPEC",
                         help="the opponent: random, greedy, mcts:<playouts>, ... (default: mcts:400)")
-    parser.add_argument("--side", choices=SIDES, default="first",
+    parser.add_argument("--side", type=choice(SIDES), metavar=metavar(SIDES), default="first",
                         help="the side you start with (default: first, e.g. black)")
     parser.add_argument("--hint", metavar="SPEC", default=None,
                         help="the agent the hint command asks (default: the same kind as --vs)")
-    parser.add_argument("--seed", type=int, default=None, help="seed of the agents")
-    parser.add_argument("--record", metavar="FILE", default=None,
+    parser.add_argument("--seed", type=integer(low=0), default=None, help="seed of the agents (an integer >= 0)")
+    parser.add_argument("--record", metavar="FILE", type=nonempty, default=None,
                         help="write the game record (territory_envs.write_record) to FILE at the end")
     return parser
 
@@ -104,7 +113,7 @@ def _agent_from_spec(parser: argparse.ArgumentParser, flag: str, spec: str, seed
     except ValueError as err:
         parser.error(f"{flag}: {err}")
     except ImportError as err:  # an agent kind whose module is not there (yet)
-        parser.error(f"{flag} {spec!r}: this agent is not available ({err})")
+        parser.error(f"{flag} {excerpt(spec)}: this agent is not available ({err})")
 
 
 # --- the game session ---------------------------------------------------------------------------

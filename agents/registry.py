@@ -12,56 +12,77 @@ spec                   agent
 ``mcts:256:k=30``      RAVE with equivalence constant 30 (default 300)
 ``mcts:256:uniform=1`` playouts uniform over the legal actions in every game (see ``GameState.rollout``)
 =====================  ==========================================================================
+
+Each part of an ``mcts`` spec comes at most once, and a playout count and ``t=`` exclude each
+other; numbers are plain decimals (``64``, ``0.5``, ``1e-3``), checked as
+:class:`~agents.mcts.MCTSAgent` checks them (finite, in range). A bad spec is a ``ValueError``
+that quotes (an excerpt of) it.
 """
 from __future__ import annotations
 
-from .base import Agent, RandomAgent, as_agent
+import re
+
+from territory_envs.core.options import excerpt
+
+from .base import Agent, RandomAgent, as_agent, check_seed
 
 AGENT_KINDS = ("random", "greedy", "mcts")
+EXPECTED = "random, greedy, mcts:<playouts>[:c=<C>][:rave=0|1][:k=<K>][:uniform=0|1] or mcts:t=<seconds>"
+
+# plain ASCII numbers, short enough to convert (the agent then checks the range); inf and nan are
+# read so that the agent can say why they are refused
+_INTEGER = re.compile(r"[+-]?[0-9]{1,40}")
+_DECIMAL = re.compile(r"[+-]?([0-9]{1,40}(\.[0-9]{0,40})?|\.[0-9]{1,40})([eE][+-]?[0-9]{1,4})?|[+-]?(inf|nan)",
+                      re.IGNORECASE)
+# spec key -> (MCTSAgent keyword, how its value is read)
+_MCTS_KEYS = {"c": ("exploration", "number"), "t": ("time_budget", "number"), "k": ("rave_k", "number"),
+              "rave": ("rave", "flag"), "uniform": ("uniform_playouts", "flag")}
 
 
 def make_agent(spec, seed: int | None = None) -> Agent:
-    """An agent from a spec string (table above), an :class:`Agent`, or a policy callable."""
+    """An agent from a spec string (table above), an :class:`Agent`, or a policy callable. A bad
+    spec or ``seed`` (``None`` or an integer ``>= 0``) is a ``ValueError`` naming it."""
     if not isinstance(spec, str):
         return as_agent(spec)
+    seed = check_seed("make_agent", seed)
     text = spec.strip()
     kind, _, rest = text.partition(":")
-    if kind == "random" and not rest:
-        agent = RandomAgent(seed)
-    elif kind == "greedy" and not rest:
-        from .greedy import GreedyAgent
-        agent = GreedyAgent(seed)
-    elif kind == "mcts":
-        from .mcts import MCTSAgent
-        agent = MCTSAgent(seed=seed, **_mcts_options(text, rest))
-    else:
-        raise ValueError(f"agent {spec!r}: unknown; expected random, greedy, "
-                         f"mcts:<playouts>[:c=<C>][:rave=0|1][:k=<K>][:uniform=0|1] or mcts:t=<seconds>")
+    try:
+        if kind == "random" and not rest:
+            agent = RandomAgent(seed)
+        elif kind == "greedy" and not rest:
+            from .greedy import GreedyAgent
+            agent = GreedyAgent(seed)
+        elif kind == "mcts":
+            from .mcts import MCTSAgent
+            agent = MCTSAgent(seed=seed, **_mcts_options(rest))
+        else:
+            raise ValueError(f"unknown; expected {EXPECTED}")
+    except ValueError as err:
+        raise ValueError(f"agent {excerpt(spec)}: {err}") from None
     agent.name = text
     return agent
 
 
-def _mcts_options(spec: str, rest: str) -> dict:
+def _mcts_options(rest: str) -> dict:
+    """The :class:`~agents.mcts.MCTSAgent` keywords of the parts after ``mcts:``."""
     options = {}
     for part in filter(None, rest.split(":")):
         key, eq, value = part.partition("=")
-        try:
-            if not eq:
-                options["playouts"] = int(key)
-            elif key == "c":
-                options["exploration"] = float(value)
-            elif key == "t":
-                options["time_budget"] = float(value)
-                options["playouts"] = None
-            elif key == "rave" and value in ("0", "1"):
-                options["rave"] = value == "1"
-            elif key == "k":
-                options["rave_k"] = float(value)
-            elif key == "uniform" and value in ("0", "1"):
-                options["uniform_playouts"] = value == "1"
-            else:
-                raise ValueError
-        except ValueError:
-            raise ValueError(f"agent {spec!r}: cannot read {part!r}; expected <playouts>, c=<C>, "
-                             f"rave=0|1, k=<K>, uniform=0|1 or t=<seconds>") from None
+        if not eq and _INTEGER.fullmatch(key):
+            key, name, parsed = "<playouts>", "playouts", int(key)
+        elif eq and key in _MCTS_KEYS and (value in ("0", "1") if _MCTS_KEYS[key][1] == "flag"
+                                           else _DECIMAL.fullmatch(value)):
+            name, how = _MCTS_KEYS[key]
+            parsed = value == "1" if how == "flag" else float(value)
+        else:
+            raise ValueError(f"cannot read {excerpt(part)}; expected <playouts>, c=<C>, rave=0|1, k=<K>, "
+                             f"uniform=0|1 or t=<seconds>")
+        if name in options:
+            raise ValueError(f"{key if key.startswith('<') else key + '='} given twice")
+        options[name] = parsed
+        if "playouts" in options and "time_budget" in options:
+            raise ValueError("a playout count and t=<seconds> exclude each other")
+    if "time_budget" in options:
+        options["playouts"] = None
     return options
