@@ -44,6 +44,7 @@ import numba
 import numpy as np
 
 from .core.batch import illegal_actions, sample_legal
+from .core.compile_cache import announce_compile
 from .core.game import GameState, IllegalActionError
 from .core.options import excerpt
 from .registry import make_game
@@ -65,6 +66,7 @@ class VectorEnv:
                              f"to {numba.config.NUMBA_NUM_THREADS}")
         if not isinstance(game, str) or game not in _BATCHES:
             raise ValueError(f"make_vec: unknown game {excerpt(game)}; the games are {', '.join(_BATCHES)}")
+        announce_compile(game, vector=True)
         self.game = make_game(game, **options)
         self.num_envs = int(num_envs)
         self.num_threads = None if num_threads is None else int(num_threads)

@@ -59,3 +59,104 @@ def clear_stale_cache(package_dir: str) -> bool:
     except OSError:
         pass
     return removed
+
+
+# --- the first-use notice ---------------------------------------------------------------------
+# Numba compiles a game's kernels the first time they run (seconds to half a minute each game)
+# and then loads them from the cache above. ``announce_compile`` tells the user, in one line, when
+# that is about to happen. It only reads the cache's index files: no compilation, well under a
+# millisecond when the kernels are cached.
+
+LOGGER_NAME = "territory_envs"
+QUIET_ENV = "TERRITORY_ENVS_QUIET"
+
+# typical seconds from ``import territory_envs`` to the end of the first step with an empty cache:
+# (AEC env, batched env of make_vec), measured by benchmarks/first_use.py (BENCHMARKS.md, "First use")
+COLD_SECONDS = {"lin": (3, 7), "linage": (9, 18), "lifeline": (17, 27), "asli": (20, 37)}
+_TITLES = {"lin": "Lin", "linage": "Linage", "lifeline": "Lifeline", "asli": "Asli"}
+_announced: set = set()  # (game, "env" or "vector") told in this process
+
+
+def _dispatchers(game: str, batch: bool) -> list:
+    """The cached numba kernels of ``games/<game>.py``: the batched ones (``*_batch_*``, called by
+    ``territory_envs.vector``) or the others, less the playouts (``*_rollout``, called only by
+    ``GameState.rollout``)."""
+    import importlib
+
+    from numba.core.dispatcher import Dispatcher
+    module = importlib.import_module(f"{__name__.rsplit('.', 2)[0]}.games.{game}")
+    out = []
+    for name, obj in vars(module).items():
+        if not isinstance(obj, Dispatcher) or obj.py_func.__module__ != module.__name__:
+            continue
+        if ("_batch_" in name) == batch and not name.endswith("_rollout") and hasattr(obj._cache, "_cache_file"):
+            out.append(obj)
+    return out
+
+
+def _cached(dispatcher) -> bool:
+    """Does numba's index of ``dispatcher`` (wherever numba keeps it: ``__pycache__``, the user-wide
+    cache or ``NUMBA_CACHE_DIR``) hold a fresh entry for this function's code on this CPU? The test
+    is numba's own: source stamp, numba version, CPU and bytecode hash of the index key."""
+    cache = dispatcher._cache
+    overloads = cache._cache_file._load_index()  # {} when missing, stale or of another numba
+    if not overloads:
+        return False
+    magic = dispatcher.targetctx.codegen().magic_tuple()
+    code = hashlib.sha256(dispatcher.py_func.__code__.co_code).hexdigest()
+    return any(key[1] == magic and key[2][0] == code for key in overloads)
+
+
+def kernels_cached(game: str, vector: bool = False) -> bool | None:
+    """Will ``game``'s kernels load from the cache (True) or compile (False) on this run? ``vector``:
+    the batched kernels of ``make_vec``, else those of the AEC env and state API. ``None`` when it
+    cannot tell (numba's JIT disabled, or numba's internals moved). Any fresh kernel of the set
+    counts as cached: a cache is filled or cleared as a whole (a first run, an upgrade, another
+    CPU), and the kernels of one set compile together on the first step."""
+    try:
+        kernels = _dispatchers(game, batch=vector)
+        if not kernels:
+            return None
+        return any(_cached(d) for d in kernels)
+    except Exception:  # a notice must never break a game
+        return None
+
+
+def _quiet() -> bool:
+    return os.environ.get(QUIET_ENV, "").strip().lower() not in ("", "0", "false", "no")
+
+
+def _emit(text: str) -> None:
+    """One INFO record on the ``territory_envs`` logger. Its threshold is INFO unless the user set
+    the logger's level (``logging.getLogger("territory_envs").setLevel(logging.WARNING)`` hides
+    it); with logging configured anywhere the record goes to those handlers, else to stderr."""
+    import logging
+    import sys
+    logger = logging.getLogger(LOGGER_NAME)
+    if logger.disabled or logger.level > logging.INFO:
+        return
+    if logger.hasHandlers():
+        logger.handle(logger.makeRecord(LOGGER_NAME, logging.INFO, __file__, 0, text, None, None))
+    else:
+        print(text, file=sys.stderr, flush=True)
+
+
+def announce_compile(game: str, vector: bool = False) -> bool:
+    """Say on stderr (once per process and game) that ``game``'s kernels are about to compile, with
+    the usual time, when the cache does not hold them; ``vector`` for ``make_vec``'s batched env,
+    which compiles the env's kernels too. Returns whether a line was written. Silenced by
+    ``TERRITORY_ENVS_QUIET=1`` or by the logger's level (see :func:`_emit`)."""
+    if game not in COLD_SECONDS or _quiet():
+        return False
+    kinds = [("env", False)] + ([("vector", True)] if vector else [])
+    todo = [kind for kind, batch in kinds if (game, kind) not in _announced and kernels_cached(game, batch) is False]
+    _announced.update((game, kind) for kind, _ in kinds)
+    if not todo:
+        return False
+    env_s, vec_s = COLD_SECONDS[game]
+    seconds = env_s if todo == ["env"] else vec_s if "env" in todo else max(1, vec_s - env_s)
+    what = "batched kernels" if todo == ["vector"] else "kernels"
+    _emit(f"territory_envs: compiling {_TITLES[game]}'s {what} once, about {seconds} s on a 2-core machine; "
+          f"later runs load them from numba's cache. `python -m territory_envs.warmup` compiles all four "
+          f"games ahead ({QUIET_ENV}=1 hides this line).")
+    return True

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .compile_cache import announce_compile
 from .geometry import Geometry
 from .options import check_known, check_max_moves, excerpt
 
@@ -85,6 +86,7 @@ class Game(ABC):
         self.obs_shape = (self.geometry.height, self.geometry.width, len(self.planes))
         self.obs_low = np.broadcast_to(np.array([p.low for p in self.planes], np.int8), self.obs_shape)
         self.obs_high = np.broadcast_to(np.array([p.high for p in self.planes], np.int8), self.obs_shape)
+        announce_compile(self.name)  # one line on stderr when this game's kernels are not cached yet
 
     # --- hooks for each game ------------------------------------------------------------------
     @abstractmethod

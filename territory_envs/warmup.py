@@ -1,0 +1,118 @@
+"""Compile the games' numba kernels ahead, so that no later run waits for them.
+
+::
+
+    python -m territory_envs.warmup                  # all four games, AEC env, state API and batched env
+    python -m territory_envs.warmup lifeline asli    # some games
+    python -m territory_envs.warmup --no-vector      # skip make_vec's batched kernels (about 40% of the time)
+
+Numba compiles a kernel the first time it runs and keeps the machine code in its on-disk cache
+(``__pycache__`` beside the sources, or ``NUMBA_CACHE_DIR``); a later process loads it in a
+fraction of a second. Without this step the first use of each game waits for it instead: about 3 s
+for Lin, 9 s for Linage, 17 s for Lifeline and 20 s for Asli with the AEC env, and 7, 18, 27 and
+37 s with ``make_vec`` (2 cores; BENCHMARKS.md, "First use"). Run it once after installing or
+upgrading, as the user who will play (the cache must be writable), on the machine that will play:
+the cache is tied to the CPU and to numba's version, so it cannot ship in a wheel.
+
+For each game it plays, with default options: a whole random game through the AEC env; the state
+API (``new_state``, ``apply``, ``observation``, ``clone``, ``to_dict``/``state_from_dict``, and
+``rollout`` and ``rollout_with_length`` with a trace, the playouts of ``agents.mcts``); and, unless
+``--no-vector``, ``make_vec(name, 8)`` ``reset``/``sample_actions``/``step``. Other board sizes
+and options use the same compiled code. It prints one line per game with the seconds it took
+(a game already cached takes well under a second). Exit code 0, or 2 for an unknown game.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numpy as np
+
+
+def warm_env(name: str, max_steps: int = 2000) -> None:
+    """A whole game of uniformly random legal actions through the AEC env."""
+    from . import make
+    env = make(name)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for steps, _agent in enumerate(env.agent_iter()):
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+        elif steps >= max_steps:
+            break
+        else:
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    env.close()
+
+
+def warm_state_api(name: str, moves: int = 12) -> None:
+    """The SPEC.md state API and the compiled playouts of ``agents.mcts``."""
+    from . import make_game
+    game = make_game(name)
+    state = game.new_state()
+    rng = np.random.default_rng(1)
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        state.observation(0)
+        state.observation(1)
+        child = state.clone()
+        child.apply(int(rng.choice(state.legal_actions())))
+        state = child
+    game.state_from_dict(state.to_dict())
+    state.rollout(0)
+    state.rollout(1, uniform=True)
+    state.rollout_with_length(2, np.zeros((2, game.max_moves), dtype=np.int32))
+    game.new_state(swap_sides=True).rollout(3)
+
+
+def warm_vector(name: str, num_envs: int = 8, steps: int = 40) -> None:
+    """``make_vec``'s batched kernels: reset, random actions, steps (games end and restart)."""
+    from .vector import make_vec
+    vec = make_vec(name, num_envs)
+    vec.reset(seed=0)
+    for _ in range(steps):
+        vec.step(vec.sample_actions())
+
+
+def warm(name: str, vector: bool = True) -> float:
+    """Compile (or load) ``name``'s kernels; returns the seconds it took."""
+    from .core import compile_cache
+    compile_cache._announced.update({(name, "env"), (name, "vector")})  # this command says it instead
+    start = time.perf_counter()
+    warm_env(name)
+    warm_state_api(name)
+    if vector:
+        warm_vector(name)
+    return time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    from .core.compile_cache import COLD_SECONDS, kernels_cached
+    from .registry import game_names
+    parser = argparse.ArgumentParser(prog="python -m territory_envs.warmup",
+                                     description="Compile the games' numba kernels into numba's cache ahead of use.")
+    parser.add_argument("games", nargs="*", metavar="GAME", help=f"games to compile (default: all of {', '.join(game_names())})")
+    parser.add_argument("--no-vector", dest="vector", action="store_false",
+                        help="skip the batched env of territory_envs.vector (make_vec)")
+    args = parser.parse_args(argv)
+    unknown = [g for g in args.games if g not in game_names()]
+    if unknown:
+        parser.error(f"unknown game(s) {', '.join(unknown)}; the games are {', '.join(game_names())}")
+    total = 0.0
+    for name in args.games or game_names():
+        cached = kernels_cached(name) and (not args.vector or kernels_cached(name, vector=True))
+        if not cached:
+            usual = COLD_SECONDS[name][1 if args.vector else 0]
+            print(f"{name}: compiling (usually about {usual} s on 2 cores) ...", flush=True)
+        seconds = warm(name, vector=args.vector)
+        total += seconds
+        print(f"{name}: {seconds:.1f} s ({'loaded from the cache' if cached else 'compiled and cached'})", flush=True)
+    print(f"done in {total:.1f} s; later runs load these kernels from numba's cache", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
