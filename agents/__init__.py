@@ -6,6 +6,8 @@
 * :mod:`agents.mcts`: :class:`MCTSAgent`, UCT with compiled random rollouts;
 * :mod:`agents.registry`: :func:`make_agent` from specs such as ``"mcts:256"``;
 * :mod:`agents.match`: :func:`play_game`, one recorded game between two agents;
+* :mod:`agents.az`: AlphaZero self-play training (``territory-train``), :class:`AZAgent` and
+  :func:`pretrained` (the shipped network of a game as an agent);
 * :mod:`agents.arena` (round robin with ratings) and :mod:`agents.play` (a person against an agent)
   are command-line programs.
 """
@@ -14,7 +16,7 @@ from .match import GameResult, play_game
 from .registry import make_agent
 
 __all__ = ["Agent", "CallableAgent", "RandomAgent", "as_agent", "make_agent", "play_game", "GameResult",
-           "GreedyAgent", "MCTSAgent"]
+           "GreedyAgent", "MCTSAgent", "AZAgent", "pretrained"]
 
 
 def __getattr__(name):
@@ -25,4 +27,7 @@ def __getattr__(name):
     if name == "MCTSAgent":
         from .mcts import MCTSAgent
         return MCTSAgent
+    if name in ("AZAgent", "pretrained"):  # torch is imported only when asked
+        from .az import agent
+        return getattr(agent, name)
     raise AttributeError(name)

@@ -11,6 +11,9 @@ spec                   agent
 ``mcts:256:rave=0``    plain UCT, without RAVE
 ``mcts:256:k=30``      RAVE with equivalence constant 30 (default 300)
 ``mcts:256:uniform=1`` playouts uniform over the legal actions in every game (see ``GameState.rollout``)
+``az``                 :class:`~agents.az.agent.AZAgent`: the pretrained network of the game, 64 simulations
+``az:sims=0``          the network alone (its most likely legal action); ``az:sims=256`` a deeper search
+``az:runs/lin``        a training run's latest checkpoint (or ``az:path/to/ckpt.pt``), ``az:runs/lin:sims=16``
 =====================  ==========================================================================
 
 Each part of an ``mcts`` spec comes at most once, and a playout count and ``t=`` exclude each
@@ -26,8 +29,9 @@ from territory_envs.core.options import excerpt
 
 from .base import Agent, RandomAgent, as_agent, check_seed
 
-AGENT_KINDS = ("random", "greedy", "mcts")
-EXPECTED = "random, greedy, mcts:<playouts>[:c=<C>][:rave=0|1][:k=<K>][:uniform=0|1] or mcts:t=<seconds>"
+AGENT_KINDS = ("random", "greedy", "mcts", "az")
+EXPECTED = ("random, greedy, mcts:<playouts>[:c=<C>][:rave=0|1][:k=<K>][:uniform=0|1], mcts:t=<seconds> or "
+            "az[:<checkpoint or run folder>][:sims=<n>][:c=<C>]")
 
 # plain ASCII numbers, short enough to convert (the agent then checks the range); inf and nan are
 # read so that the agent can say why they are refused
@@ -56,6 +60,9 @@ def make_agent(spec, seed: int | None = None) -> Agent:
         elif kind == "mcts":
             from .mcts import MCTSAgent
             agent = MCTSAgent(seed=seed, **_mcts_options(rest))
+        elif kind == "az":
+            from .az.agent import AZAgent
+            agent = AZAgent(seed=seed, **_az_options(rest))
         else:
             raise ValueError(f"unknown; expected {EXPECTED}")
     except ValueError as err:
@@ -85,4 +92,24 @@ def _mcts_options(rest: str) -> dict:
             raise ValueError("a playout count and t=<seconds> exclude each other")
     if "time_budget" in options:
         options["playouts"] = None
+    return options
+
+
+def _az_options(rest: str) -> dict:
+    """The :class:`~agents.az.agent.AZAgent` keywords of the parts after ``az:``: ``sims=<n>``,
+    ``c=<C>`` and at most one checkpoint file or run folder."""
+    options = {}
+    for part in filter(None, rest.split(":")):
+        key, eq, value = part.partition("=")
+        if eq and key == "sims" and _INTEGER.fullmatch(value):
+            name, parsed = "sims", int(value)
+        elif eq and key == "c" and _DECIMAL.fullmatch(value):
+            name, parsed = "c_puct", float(value)
+        elif not eq:
+            name, parsed = "source", part
+        else:
+            raise ValueError(f"cannot read {excerpt(part)}; expected a checkpoint or run folder, sims=<n> or c=<C>")
+        if name in options:
+            raise ValueError(f"{'a checkpoint' if name == 'source' else key + '='} given twice")
+        options[name] = parsed
     return options

@@ -1,0 +1,90 @@
+"""The AlphaZero agent: a trained network, alone (``sims=0``: the most likely legal action) or
+guiding a PUCT search of ``sims`` simulations (the most visited action).
+
+Specs (``agents.make_agent``): ``az`` (the pretrained network of whichever game it is given, 64
+simulations), ``az:sims=0``, ``az:sims=256``, ``az:runs/lifeline`` (a run's latest checkpoint),
+``az:path/to/ckpt.pt`` (any checkpoint), combined as ``az:runs/lin:sims=16``.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from ..base import Agent
+from . import checkpoint
+from .network import evaluate
+from .search import BatchedSearch, Node
+
+PRETRAINED_DIR = Path(__file__).resolve().parent.parent / "pretrained"
+
+
+def pretrained_path(game_name: str) -> Path:
+    return PRETRAINED_DIR / f"{game_name}.pt"
+
+
+def resolve(source) -> Path:
+    """A checkpoint file: ``source`` itself, or a run folder's ``latest.pt``."""
+    path = Path(source)
+    return path / "latest.pt" if path.is_dir() else path
+
+
+class AZAgent(Agent):
+    """``AZAgent(source=None, sims=64)``: ``source`` a checkpoint file or run folder; ``None`` takes
+    the pretrained network of each game the agent is asked to play (loaded on first use)."""
+
+    def __init__(self, source=None, sims: int = 64, c_puct: float = 1.5, seed: int | None = None):
+        super().__init__(seed)
+        if isinstance(sims, bool) or not isinstance(sims, int) or not 0 <= sims <= 100_000:
+            raise ValueError(f"az: sims={sims!r}: must be an integer from 0 to 100000")
+        self.sims = sims
+        if isinstance(c_puct, bool) or not isinstance(c_puct, (int, float)) or not 0 < c_puct < 1e6:
+            raise ValueError(f"az: c={c_puct!r}: must be a number above 0")
+        self.c_puct = float(c_puct)
+        self.source = None if source is None else resolve(source)
+        self._nets = {}  # (game, options) -> net
+        if self.source is not None:
+            data = checkpoint.load(self.source)
+            net, game = checkpoint.build_net(data, source=f"checkpoint {str(self.source)!r}")
+            self._nets[self._key(game)] = net
+        self.name = "az" if source is None and sims == 64 else f"az:{'' if source is None else str(source) + ':'}sims={sims}"
+
+    @staticmethod
+    def _key(game):
+        return game.name, tuple(sorted(game.options.items()))
+
+    def net_for(self, game):
+        key = self._key(game)
+        if key in self._nets:
+            return self._nets[key]
+        if self.source is not None:  # a given checkpoint is of one game and options
+            data = checkpoint.load(self.source)
+            checkpoint.build_net(data, game, source=f"checkpoint {str(self.source)!r}")  # raises
+        path = pretrained_path(game.name)
+        if not path.is_file():
+            raise ValueError(f"az: no pretrained network for {game.name} (looked for {path}); train one "
+                             f"with `territory-train --game {game.name}` and pass az:<run folder>")
+        net, _ = checkpoint.build_net(checkpoint.load(path), game, source=f"the pretrained {game.name} network")
+        self._nets[key] = net
+        return net
+
+    @torch.no_grad()
+    def act(self, state) -> int:
+        net = self.net_for(state.game)
+        if self.sims == 0:
+            priors, _ = evaluate(net, state.observation(state.current_player)[None], state.legal_mask()[None])
+            legal = state.legal_actions()
+            return int(legal[np.argmax(priors[0][legal])])
+        search = BatchedSearch(net, self.c_puct)
+        root = Node(state.clone())
+        search.run([root], [self.sims])
+        return search.choose(root, self.rng, 0.0)
+
+
+def pretrained(game_name: str, sims: int = 64) -> AZAgent:
+    """The shipped network of ``game_name`` as an agent (``ValueError`` if none is shipped)."""
+    from territory_envs import make_game
+    agent = AZAgent(None, sims=sims)
+    agent.net_for(make_game(game_name))
+    return agent

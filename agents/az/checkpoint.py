@@ -1,0 +1,69 @@
+"""Checkpoints: the network of one game and options, saved with ``torch.save`` and read back with
+``torch.load(weights_only=True)``, so that loading a file cannot run code.
+
+A checkpoint is a dict: ``format`` (:data:`FORMAT`), ``game`` and ``options`` (the game it was
+trained on), ``net`` (the :class:`~agents.az.network.NetConfig` fields), ``model`` (the weights),
+``step`` and ``positions`` (how far training got), and, in a run's checkpoints, what ``--resume``
+needs (``optimizer``, ``rng``, ``config``, ``metrics_offset``).
+"""
+from __future__ import annotations
+
+import os
+import pickle
+import zipfile
+from pathlib import Path
+
+import torch
+
+from territory_envs import make_game
+
+from .network import NetConfig, PolicyValueNet
+
+FORMAT = "territory-envs-az/1"
+
+
+class CheckpointError(ValueError):
+    """A file that is not a readable checkpoint of this library, or one of another game."""
+
+
+def save(path, data: dict) -> None:
+    """Write atomically: a run stopped while saving keeps its previous checkpoint."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    torch.save({"format": FORMAT, **data}, tmp)
+    os.replace(tmp, path)
+
+
+def load(path) -> dict:
+    path = Path(path)
+    if not path.is_file():
+        raise CheckpointError(f"checkpoint {str(path)!r}: no such file")
+    try:
+        data = torch.load(path, map_location="cpu", weights_only=True)
+    except (pickle.UnpicklingError, zipfile.BadZipFile, RuntimeError, EOFError, OSError, ValueError,
+            TypeError, AttributeError) as err:
+        raise CheckpointError(f"checkpoint {str(path)!r}: not a readable checkpoint ({type(err).__name__}: "
+                              f"{str(err)[:200]})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise CheckpointError(f"checkpoint {str(path)!r}: not a territory-envs network (format "
+                              f"{data.get('format') if isinstance(data, dict) else type(data).__name__!r}, "
+                              f"expected {FORMAT!r})")
+    for key in ("game", "options", "net", "model"):
+        if key not in data:
+            raise CheckpointError(f"checkpoint {str(path)!r}: missing {key!r}")
+    return data
+
+
+def build_net(data: dict, game=None, source: str = "checkpoint") -> tuple[PolicyValueNet, object]:
+    """The network of checkpoint ``data``, for ``game`` (checked to be the one it was trained on)
+    or for the game it names. Returns ``(net, game)``."""
+    trained = make_game(data["game"], **data["options"])
+    if game is not None and (game.name != trained.name or game.options != trained.options):
+        raise ValueError(f"{source} was trained for {trained.describe()}, not for {game.describe()}")
+    try:
+        net = PolicyValueNet(trained, NetConfig(**data["net"]))
+        net.load_state_dict(data["model"])
+    except (TypeError, RuntimeError) as err:
+        raise CheckpointError(f"{source}: its weights do not fit its network ({str(err)[:200]})") from None
+    net.eval()
+    return net, trained

@@ -1,0 +1,132 @@
+"""The training configuration: defaults, a TOML file, command-line flags, in that order.
+
+A config file holds the same names as the flags (``game``, ``minutes``, ``seed``, ...) at its top
+level, the game's options in ``[options]``, the network in ``[net]`` and self-play in
+``[selfplay]``::
+
+    game = "lifeline"
+    minutes = 20
+    [options]
+    board_size = 5
+    [selfplay]
+    full_simulations = 64
+
+The effective config is written to ``config.toml`` in the run folder, which ``--resume`` reads.
+"""
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import asdict, dataclass, field, fields, replace
+
+from territory_envs import make_game
+
+from .network import NetConfig
+from .selfplay import SelfPlayConfig
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    game: str = "lin"
+    options: dict = field(default_factory=dict)
+    seed: int = 0
+    threads: int = 1  # torch's and numba's threads
+    minutes: float = 20.0  # training time (self-play, learning and evaluation), summed over resumes
+    iterations: int = 0  # stop after this many iterations as well (0: no limit)
+    games_per_iteration: int = 32
+    batch_size: int = 256
+    learning_rate: float = 1e-3
+    weight_decay: float = 1e-4
+    train_ratio: float = 4.0  # times each new position is drawn for learning, on average
+    replay_capacity: int = 50_000
+    eval_every: int = 4  # iterations between evaluations (and kept checkpoints); 0: never
+    eval_games: int = 20  # games per opponent and per kind (network alone, with search)
+    eval_opponents: str = "random,greedy"
+    eval_simulations: int = 32
+    net: NetConfig = NetConfig()
+    selfplay: SelfPlayConfig = SelfPlayConfig()
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @staticmethod
+    def from_dict(data: dict) -> "TrainConfig":
+        data = dict(data)
+        unknown = set(data) - {f.name for f in fields(TrainConfig)}
+        if unknown:
+            raise ValueError(f"config: unknown setting(s) {', '.join(sorted(unknown))}")
+        try:
+            if "net" in data:
+                data["net"] = NetConfig(**data["net"])
+            if "selfplay" in data:
+                data["selfplay"] = SelfPlayConfig(**data["selfplay"])
+        except TypeError as err:
+            raise ValueError(f"config: {err}") from None
+        return TrainConfig(**data).checked()
+
+    def checked(self) -> "TrainConfig":
+        """Raise ``ValueError`` naming the first bad setting; the game's options are checked by the
+        game itself (and normalised)."""
+        def number(name, value, low, integer=True):
+            bad = isinstance(value, bool) or not isinstance(value, (int, float)) or (
+                integer and not isinstance(value, int)) or not math.isfinite(value) or value < low
+            if bad:
+                raise ValueError(f"config: {name}={value!r}: must be {'an integer' if integer else 'a number'} "
+                                 f">= {low}")
+        for name, low in (("seed", 0), ("threads", 1), ("iterations", 0), ("games_per_iteration", 1),
+                          ("batch_size", 1), ("replay_capacity", 1), ("eval_every", 0), ("eval_games", 2),
+                          ("eval_simulations", 0)):
+            number(name, getattr(self, name), low)
+        for name in ("minutes", "learning_rate", "weight_decay", "train_ratio"):
+            number(name, getattr(self, name), 0, integer=False)
+        for name, low in (("channels", 1), ("blocks", 0), ("value_hidden", 1)):
+            number(f"net.{name}", getattr(self.net, name), low)
+        sp = self.selfplay
+        for name, low in (("games_in_flight", 1), ("full_simulations", 1), ("fast_simulations", 1),
+                          ("temperature_moves", 0)):
+            number(f"selfplay.{name}", getattr(sp, name), low)
+        for name in ("full_fraction", "c_puct", "fpu_reduction", "dirichlet_alpha", "dirichlet_fraction",
+                     "temperature"):
+            number(f"selfplay.{name}", getattr(sp, name), 0, integer=False)
+        if not 0 < sp.full_fraction <= 1:
+            raise ValueError(f"config: selfplay.full_fraction={sp.full_fraction!r}: must be in (0, 1]")
+        if not isinstance(self.options, dict):
+            raise ValueError(f"config: options must be a table of the game's options")
+        game = make_game(self.game, **self.options)  # ValueError naming a bad game or option
+        from ..registry import make_agent
+        for spec in self.opponents():
+            make_agent(spec)  # ValueError naming a bad spec
+        return replace(self, options={k: v for k, v in game.options.items() if k in self.options})
+
+    def opponents(self) -> list[str]:
+        return [s.strip() for s in self.eval_opponents.split(",") if s.strip()]
+
+    def make_game(self):
+        return make_game(self.game, **self.options)
+
+
+def read_toml(path) -> dict:
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except OSError as err:
+        raise ValueError(f"config {str(path)!r}: {err.strerror}") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ValueError(f"config {str(path)!r}: {err}") from None
+
+
+def to_toml(data: dict) -> str:
+    """TOML of a dict of scalars and one level of tables (what :class:`TrainConfig` holds)."""
+    def value(v):
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, str):
+            return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        if isinstance(v, float):
+            return repr(v)
+        return str(v)
+    lines = [f"{k} = {value(v)}" for k, v in data.items() if not isinstance(v, dict)]
+    for k, v in data.items():
+        if isinstance(v, dict):
+            lines += ["", f"[{k}]"] + [f"{kk} = {value(vv)}" for kk, vv in v.items()]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,85 @@
+"""The policy-value network: a small residual tower over the env's own observation planes.
+
+Input: the int8 planes ``(B, H, W, C)`` that the env hands an agent, each scaled by its documented
+range to about ``[-1, 1]``. Output: one logit per grid cell from a 1x1 convolution (fully
+convolutional, so a cell's logit sees the board around it), logits for the game's special actions
+(pass, swap, ...) from features pooled over the board, and a value in ``[-1, 1]`` for the player to
+move, also from pooled features. Illegal actions get ``-inf`` before the softmax. Lifeline's hexhex
+board lives in its square grid; pooling averages over on-board cells only, and the on-board plane
+tells the convolutions where the edge is.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import torch
+from torch import nn
+
+
+@dataclass(frozen=True)
+class NetConfig:
+    channels: int = 32
+    blocks: int = 4
+    value_hidden: int = 64
+
+
+class ResidualBlock(nn.Module):
+    def __init__(self, channels: int):
+        super().__init__()
+        self.conv1 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(channels)
+        self.conv2 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(channels)
+
+    def forward(self, x):
+        y = torch.relu(self.bn1(self.conv1(x)))
+        return torch.relu(x + self.bn2(self.conv2(y)))
+
+
+class PolicyValueNet(nn.Module):
+    """``forward(planes, mask) -> (logits (B, A), value (B,))`` for one game and its options."""
+
+    def __init__(self, game, config: NetConfig = NetConfig()):
+        super().__init__()
+        self.config = config
+        h, w, c = game.obs_shape
+        self.num_cells = h * w
+        self.num_special = len(game.special_actions)
+        scale = np.array([max(abs(p.low), abs(p.high), 1) for p in game.planes], dtype=np.float32)
+        self.register_buffer("plane_scale", torch.from_numpy(1.0 / scale))
+        on_board = torch.from_numpy(game.geometry.on_board.astype(np.float32)).reshape(1, 1, h, w)
+        self.register_buffer("on_board", on_board)
+        ch = config.channels
+        self.stem = nn.Sequential(nn.Conv2d(c, ch, 3, padding=1, bias=False), nn.BatchNorm2d(ch), nn.ReLU())
+        self.tower = nn.Sequential(*[ResidualBlock(ch) for _ in range(config.blocks)])
+        self.cell_logits = nn.Conv2d(ch, 1, 1)
+        self.special_logits = nn.Linear(2 * ch, self.num_special) if self.num_special else None
+        self.value_head = nn.Sequential(nn.Linear(2 * ch, config.value_hidden), nn.ReLU(),
+                                        nn.Linear(config.value_hidden, 1), nn.Tanh())
+
+    def encode(self, planes: torch.Tensor) -> torch.Tensor:
+        """int8 ``(B, H, W, C)`` -> float ``(B, C, H, W)`` scaled by each plane's range."""
+        return (planes.float() * self.plane_scale).permute(0, 3, 1, 2).contiguous()
+
+    def forward(self, planes: torch.Tensor, mask: torch.Tensor | None = None):
+        x = self.tower(self.stem(self.encode(planes)))
+        cells = self.cell_logits(x).flatten(1)  # (B, H*W)
+        on = self.on_board
+        mean = (x * on).sum((2, 3)) / on.sum()
+        peak = (x * on - (1 - on) * 1e4).amax((2, 3))
+        pooled = torch.cat([mean, peak], 1)
+        logits = torch.cat([cells, self.special_logits(pooled)], 1) if self.special_logits is not None else cells
+        if mask is not None:
+            logits = logits.masked_fill(mask == 0, float("-inf"))
+        return logits, self.value_head(pooled).squeeze(1)
+
+    def describe(self) -> dict:
+        return asdict(self.config)
+
+
+@torch.no_grad()
+def evaluate(net: PolicyValueNet, planes: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Priors ``(B, A)`` (zero on illegal actions) and values ``(B,)`` as numpy, in eval mode."""
+    logits, value = net(torch.tensor(planes), torch.tensor(masks))  # copies: the state's arrays may be read-only
+    return torch.softmax(logits, 1).numpy(), value.numpy()

@@ -1,0 +1,154 @@
+"""Self-play: many games in flight, searched in batches, played to the end.
+
+:class:`SelfPlayWorker` is a plain object (a game, a network, a random generator) that a process
+pool or a Ray actor can hold: ``set_weights`` then ``play_games`` returns the positions and their
+training targets. Playout-cap randomisation (KataGo): a move gets the full search with probability
+``full_fraction`` and becomes a training position, with noise at the root and its visit
+distribution as the policy target; the other moves get a cheap search without noise, only to play
+well enough, and are not recorded. Every recorded position's value target is the game's result for
+its mover (0 for a draw or a game cut at ``max_moves``).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import torch
+
+from .network import NetConfig, PolicyValueNet
+from .search import BatchedSearch, Node
+
+
+@dataclass(frozen=True)
+class SelfPlayConfig:
+    games_in_flight: int = 32  # games searched together (the network's batch)
+    full_simulations: int = 64
+    fast_simulations: int = 16
+    full_fraction: float = 0.25  # share of moves searched fully and recorded
+    c_puct: float = 1.5
+    fpu_reduction: float = 0.2
+    dirichlet_alpha: float = 0.0  # 0: 10 / (number of points), as AlphaZero's 0.03 for 361 points
+    dirichlet_fraction: float = 0.25
+    temperature_moves: int = 0  # moves played by visit counts before the best one; 0: points / 4
+    temperature: float = 1.0
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class Samples:
+    """Training positions: the mover's planes and mask, the policy and value targets."""
+    planes: np.ndarray  # int8 (N, H, W, C)
+    masks: np.ndarray  # int8 (N, A)
+    policies: np.ndarray  # float32 (N, A)
+    values: np.ndarray  # float32 (N,)
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    @staticmethod
+    def concatenate(parts: list["Samples"], game) -> "Samples":
+        if not parts:
+            h, w, c = game.obs_shape
+            return Samples(np.zeros((0, h, w, c), np.int8), np.zeros((0, game.num_actions), np.int8),
+                           np.zeros((0, game.num_actions), np.float32), np.zeros(0, np.float32))
+        return Samples(*(np.concatenate([getattr(p, f) for p in parts]) for f in
+                         ("planes", "masks", "policies", "values")))
+
+
+class _Game:
+    """One game in flight: its search tree and the positions it recorded."""
+
+    def __init__(self, state):
+        self.root = Node(state)
+        self.records = []  # (planes, mask, policy, player)
+        self.full = False  # is the current move searched fully
+
+
+class SelfPlayWorker:
+    def __init__(self, game, net_config: NetConfig, config: SelfPlayConfig, seed: int):
+        self.game = game
+        self.config = config
+        self.net = PolicyValueNet(game, net_config)
+        self.net.eval()
+        self.rng = np.random.default_rng(seed)
+        self.search = BatchedSearch(self.net, config.c_puct, config.fpu_reduction)
+        points = game.geometry.num_points
+        self.alpha = config.dirichlet_alpha or 10.0 / points
+        self.temperature_moves = config.temperature_moves or max(1, points // 4)
+
+    def set_weights(self, state_dict: dict) -> None:
+        self.net.load_state_dict(state_dict)
+        self.net.eval()
+
+    def play_games(self, num_games: int) -> tuple[Samples, dict]:
+        """Play ``num_games`` whole games, ``games_in_flight`` at a time; returns the recorded
+        positions and statistics (games, moves, positions, seconds, results)."""
+        cfg, start = self.config, time.perf_counter()
+        parts, stats = [], {"games": 0, "moves": 0, "positions": 0, "first_side_wins": 0, "draws": 0,
+                            "truncated": 0}
+        started = 0
+        live: list[_Game] = []
+        while started < num_games or live:
+            while started < num_games and len(live) < cfg.games_in_flight:
+                live.append(_Game(self.game.new_state()))
+                started += 1
+            self._move(live)
+            for g in [g for g in live if self._finished(g.root.state)]:
+                live.remove(g)
+                parts.append(self._targets(g))
+                self._count(g.root.state, stats)
+        samples = Samples.concatenate(parts, self.game)
+        stats["positions"] = len(samples)
+        stats["seconds"] = time.perf_counter() - start
+        return samples, stats
+
+    def _finished(self, state) -> bool:
+        return state.terminal or state.move_number >= self.game.max_moves
+
+    def _move(self, live: list[_Game]) -> None:
+        """One move in every live game: search (full or fast), record, play."""
+        cfg = self.config
+        roots = [g.root for g in live]
+        self.search.expand_roots(roots)
+        sims = []
+        for g in live:
+            g.full = bool(self.rng.random() < cfg.full_fraction)
+            if g.full:
+                self.search.add_noise(g.root, self.rng, self.alpha, cfg.dirichlet_fraction)
+            sims.append(max(0, (cfg.full_simulations if g.full else cfg.fast_simulations) - g.root.total_visits()))
+        self.search.run(roots, sims)
+        for g in live:
+            root = g.root
+            if g.full:
+                g.records.append((root.state.observation(root.player), root.state.legal_mask(),
+                                  self.search.policy(root, self.game.num_actions), root.player))
+            temperature = cfg.temperature if root.state.move_number < self.temperature_moves else 0.0
+            action = self.search.choose(root, self.rng, temperature)
+            g.root = self.search.advance(root, action)
+
+    def _targets(self, g: _Game) -> Samples:
+        state = g.root.state
+        returns = state.returns() if state.terminal else np.zeros(2)
+        if not g.records:
+            return Samples.concatenate([], self.game)
+        planes, masks, policies, players = zip(*g.records)
+        return Samples(np.stack(planes), np.stack(masks), np.stack(policies),
+                       np.array([returns[p] for p in players], dtype=np.float32))
+
+    @staticmethod
+    def _count(state, stats: dict) -> None:
+        stats["games"] += 1
+        stats["moves"] += state.move_number
+        if not state.terminal:
+            stats["truncated"] += 1
+        elif state.winner < 0:
+            stats["draws"] += 1
+        elif state.winner == 0:  # winner is a side; side 0 moved first
+            stats["first_side_wins"] += 1
+
+
+def state_dict_cpu(net: torch.nn.Module) -> dict:
+    return {k: v.detach().clone() for k, v in net.state_dict().items()}

@@ -1,0 +1,389 @@
+"""The self-play trainer: ``territory-train --game lin --minutes 20 --out runs/lin``.
+
+An iteration plays ``games_per_iteration`` whole games with the current network
+(:class:`~agents.az.selfplay.SelfPlayWorker`), adds their positions to the replay buffer, and takes
+enough optimiser steps for each new position to be drawn ``train_ratio`` times on average (each
+drawn under a random board symmetry). Every ``eval_every`` iterations the network is evaluated,
+alone and with search, both sides equally, against ``eval_opponents`` and against the previous
+evaluated checkpoint, which chains an Elo over the run. Iterations end at a game boundary, so a
+checkpoint holds everything: ``--resume`` goes on bit for bit as if the run had not stopped.
+
+The run folder holds ``config.toml`` (the effective config), ``metrics.jsonl`` (one JSON object per
+iteration and per evaluation), ``latest.pt`` and ``replay.npz`` (what resuming needs),
+``ckpt_<iteration>.pt`` at each evaluation, and ``curves.png`` at the end.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from . import checkpoint
+from .config import TrainConfig, read_toml, to_toml
+from .network import PolicyValueNet
+from .replay import ReplayBuffer
+from .selfplay import SelfPlayWorker, state_dict_cpu
+
+
+class Trainer:
+    def __init__(self, config: TrainConfig, out, resume: bool = False):
+        self.config = config = config.checked()
+        self.out = Path(out)
+        self.game = config.make_game()
+        set_threads(config.threads)
+        torch.manual_seed(config.seed)
+        self.net = PolicyValueNet(self.game, config.net)
+        self.optimizer = torch.optim.AdamW(self.net.parameters(), lr=config.learning_rate,
+                                           weight_decay=config.weight_decay)
+        self.buffer = ReplayBuffer(self.game, config.replay_capacity)
+        self.rng = np.random.default_rng([config.seed, 1])  # batches and symmetries
+        self.worker = SelfPlayWorker(self.game, config.net, config.selfplay, seed=config.seed)
+        self.iteration = 0
+        self.steps = 0
+        self.elapsed = 0.0  # seconds of training, over all resumes
+        self.chain_elo = 0.0  # Elo of the latest evaluated checkpoint, the first one at 0
+        self.previous = None  # path of the previous evaluated checkpoint
+        if resume:
+            self._restore()
+        self.out.mkdir(parents=True, exist_ok=True)
+        (self.out / "config.toml").write_text(to_toml(config.to_dict()))
+
+    # --- the loop ---------------------------------------------------------------------------------
+    def run(self, progress: bool = True, tensorboard: bool = False) -> None:
+        cfg = self.config
+        bar = progress_bar(progress)
+        board = tensorboard_writer(self.out, tensorboard)
+        while self.elapsed < cfg.minutes * 60 and not (cfg.iterations and self.iteration >= cfg.iterations):
+            start = time.perf_counter()
+            record = self.iterate()
+            if cfg.eval_every and self.iteration % cfg.eval_every == 0:
+                record["evaluation"] = self.evaluate()
+            self.elapsed += time.perf_counter() - start
+            record["elapsed"] = self.elapsed
+            self._log(record, board)
+            self._save()
+            bar.update(record)
+        bar.close()
+        if board is not None:
+            board.close()
+        plot_curves(self.out / "metrics.jsonl", self.out / "curves.png")
+
+    def iterate(self) -> dict:
+        cfg = self.config
+        self.worker.set_weights(state_dict_cpu(self.net))
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)  # small batches: one thread is faster than two
+        samples, stats = self.worker.play_games(cfg.games_per_iteration)
+        torch.set_num_threads(threads)
+        self.buffer.add(samples)
+        learn_start = time.perf_counter()
+        steps = math.ceil(len(samples) * cfg.train_ratio / cfg.batch_size) if len(self.buffer) >= cfg.batch_size else 0
+        losses = [self.learn_step() for _ in range(steps)]
+        self.iteration += 1
+        mean = {k: float(np.mean([l[k] for l in losses])) for k in losses[0]} if losses else {}
+        return {"kind": "iteration", "iteration": self.iteration, "steps": self.steps,
+                "games": stats["games"], "moves": stats["moves"], "positions": stats["positions"],
+                "buffer": len(self.buffer), "selfplay_seconds": stats["seconds"],
+                "learn_seconds": time.perf_counter() - learn_start,
+                "positions_per_second": stats["positions"] / max(stats["seconds"], 1e-9),
+                "moves_per_second": stats["moves"] / max(stats["seconds"], 1e-9),
+                "first_side_wins": stats["first_side_wins"], "draws": stats["draws"],
+                "truncated": stats["truncated"], **mean}
+
+    def learn_step(self) -> dict:
+        batch = self.buffer.sample(self.config.batch_size, self.rng)
+        self.net.train()
+        logits, value = self.net(torch.from_numpy(batch.planes), torch.from_numpy(batch.masks))
+        target = torch.from_numpy(batch.policies)
+        log_p = torch.log_softmax(logits, 1).masked_fill(torch.from_numpy(batch.masks) == 0, 0.0)
+        policy_loss = -(target * log_p).sum(1).mean()
+        value_loss = F.mse_loss(value, torch.from_numpy(batch.values))
+        loss = policy_loss + value_loss
+        self.optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        self.optimizer.step()
+        self.net.eval()
+        self.steps += 1
+        with torch.no_grad():
+            p = torch.softmax(logits, 1)
+            entropy = -(p * log_p).sum(1).mean()
+        return {"loss": loss.item(), "policy_loss": policy_loss.item(), "value_loss": value_loss.item(),
+                "policy_entropy": entropy.item()}
+
+    # --- evaluation --------------------------------------------------------------------------------
+    def evaluate(self) -> dict:
+        from ..match import play_game
+        from ..registry import make_agent
+        from ..stats import wilson_interval
+        from .agent import AZAgent
+        cfg = self.config
+        path = self.out / f"ckpt_{self.iteration:05d}.pt"
+        checkpoint.save(path, self._network_data())
+        results = {}
+        kinds = [("net", 0), ("search", cfg.eval_simulations)] if cfg.eval_simulations else [("net", 0)]
+        eval_seed = cfg.seed * 1_000_003 + self.iteration
+        for kind, sims in kinds:
+            me = AZAgent(path, sims=sims, seed=0)
+            opponents = [(spec, make_agent(spec, seed=1)) for spec in cfg.opponents()]
+            if self.previous is not None:
+                opponents.append(("previous", AZAgent(self.previous, sims=sims, seed=1)))
+            for spec, opponent in opponents:
+                score = 0.0
+                for i in range(cfg.eval_games):
+                    result = play_game(self.game, (me, opponent), swap_sides=bool(i % 2), seed=eval_seed + i)
+                    score += 1.0 if result.winner == 0 else 0.5 if result.winner < 0 else 0.0
+                low, high = wilson_interval(score, cfg.eval_games)
+                results[f"{kind}_vs_{spec}"] = {"score": score / cfg.eval_games, "low": low, "high": high,
+                                                "games": cfg.eval_games, "elo": elo(score / cfg.eval_games, cfg.eval_games)}
+        if self.previous is not None:
+            self.chain_elo += results["net_vs_previous"]["elo"]
+        self.previous = path
+        return {"checkpoint": path.name, "chain_elo": self.chain_elo, **results}
+
+    # --- checkpoints ---------------------------------------------------------------------------------
+    def _network_data(self) -> dict:
+        return {"game": self.game.name, "options": self.game.options, "net": self.net.describe(),
+                "model": state_dict_cpu(self.net), "step": self.steps, "iteration": self.iteration,
+                "positions": self.buffer.added}
+
+    def _save(self) -> None:
+        data = self._network_data()
+        data.update({"optimizer": self.optimizer.state_dict(), "config": self.config.to_dict(),
+                     "elapsed": self.elapsed, "chain_elo": self.chain_elo,
+                     "previous": None if self.previous is None else self.previous.name,
+                     "rng": {"train": json.dumps(self.rng.bit_generator.state),
+                             "worker": json.dumps(self.worker.rng.bit_generator.state),
+                             "torch": torch.get_rng_state(), "python": json.dumps(random.getstate())}})
+        np.savez(self.out / "replay.tmp.npz", **self.buffer.state())
+        Path(self.out / "replay.tmp.npz").replace(self.out / "replay.npz")
+        checkpoint.save(self.out / "latest.pt", data)
+
+    def _restore(self) -> None:
+        data = checkpoint.load(self.out / "latest.pt")
+        if "optimizer" not in data:
+            raise checkpoint.CheckpointError(f"{self.out / 'latest.pt'}: not a run checkpoint (no optimiser state)")
+        checkpoint.build_net(data, self.game, source=f"run {str(self.out)!r}")
+        self.net.load_state_dict(data["model"])
+        self.net.eval()
+        self.optimizer.load_state_dict(data["optimizer"])
+        with np.load(self.out / "replay.npz") as replay:
+            self.buffer.load({k: replay[k] for k in replay.files})
+        self.rng.bit_generator.state = json.loads(data["rng"]["train"])
+        self.worker.rng.bit_generator.state = json.loads(data["rng"]["worker"])
+        torch.set_rng_state(data["rng"]["torch"])
+        state = json.loads(data["rng"]["python"])
+        random.setstate((state[0], tuple(state[1]), state[2]))
+        self.iteration, self.steps = int(data["iteration"]), int(data["step"])
+        self.elapsed, self.chain_elo = float(data["elapsed"]), float(data["chain_elo"])
+        self.previous = None if data["previous"] is None else self.out / data["previous"]
+
+    def _log(self, record: dict, board) -> None:
+        with open(self.out / "metrics.jsonl", "a") as f:
+            f.write(json.dumps(record) + "\n")
+        if board is not None:
+            for key, value in record.items():
+                if isinstance(value, (int, float)) and key != "iteration":
+                    board.add_scalar(key, value, self.iteration)
+            for key, value in record.get("evaluation", {}).items():
+                if isinstance(value, dict):
+                    board.add_scalar(f"eval/{key}", value["score"], self.iteration)
+
+
+def elo(score: float, games: int) -> float:
+    """The Elo difference that a score rate means, kept finite (a half game away from 0 and 1)."""
+    s = min(max(score, 0.5 / games), 1 - 0.5 / games)
+    return 400 * math.log10(s / (1 - s))
+
+
+def set_threads(threads: int) -> None:
+    torch.set_num_threads(threads)
+    try:
+        import numba
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    except (ImportError, ValueError):
+        pass
+
+
+# --- reporting ---------------------------------------------------------------------------------------
+class _Bar:
+    def __init__(self, enabled: bool):
+        self.bar = None
+        if enabled:
+            try:
+                from tqdm import tqdm
+                self.bar = tqdm(unit="game", dynamic_ncols=True)
+            except ImportError:
+                pass
+        self.latest = ""
+
+    def update(self, record: dict) -> None:
+        if "evaluation" in record:
+            ev = record["evaluation"]
+            self.latest = " ".join(f"{k}={v['score']:.2f}" for k, v in ev.items() if isinstance(v, dict))
+        if self.bar is not None:
+            self.bar.update(record["games"])
+            self.bar.set_postfix_str(f"it {record['iteration']} pos/s {record['positions_per_second']:.0f} "
+                                     f"loss {record.get('loss', float('nan')):.3f} {self.latest}")
+        else:
+            print(json.dumps({k: v for k, v in record.items() if not isinstance(v, dict)}), flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def progress_bar(enabled: bool) -> _Bar:
+    return _Bar(enabled)
+
+
+def tensorboard_writer(out: Path, enabled: bool):
+    if not enabled:
+        return None
+    try:
+        from torch.utils.tensorboard import SummaryWriter
+    except ImportError:
+        print("territory-train: --tensorboard needs the tensorboard package (pip install tensorboard)",
+              file=sys.stderr)
+        return None
+    return SummaryWriter(str(out / "tensorboard"))
+
+
+def read_metrics(path) -> list[dict]:
+    path = Path(path)
+    if not path.is_file():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def plot_curves(metrics_path, png_path) -> bool:
+    """Losses and Elo over training time, from ``metrics.jsonl`` (False without matplotlib)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    rows = read_metrics(metrics_path)
+    if not rows:
+        return False
+    minutes = [r["elapsed"] / 60 for r in rows]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+    for key in ("loss", "policy_loss", "value_loss"):
+        points = [(m, r[key]) for m, r in zip(minutes, rows) if key in r]
+        if points:
+            left.plot(*zip(*points), label=key)
+    left.set_xlabel("minutes")
+    left.set_title("losses")
+    if left.lines:
+        left.legend()
+    evals = [(m, r["evaluation"]) for m, r in zip(minutes, rows) if "evaluation" in r]
+    if evals:
+        names = sorted({k for _, e in evals for k, v in e.items() if isinstance(v, dict) and "previous" not in k})
+        for name in names:
+            pts = [(m, e[name]["elo"]) for m, e in evals if name in e]
+            right.plot(*zip(*pts), marker="o", label=name.replace("_vs_", " vs "))
+        right.plot([m for m, _ in evals], [e["chain_elo"] for _, e in evals], marker="s", color="black",
+                   label="Elo over the run's checkpoints")
+        right.legend(fontsize=8)
+    right.set_xlabel("minutes")
+    right.set_title("Elo")
+    fig.tight_layout()
+    fig.savefig(png_path, dpi=100)
+    plt.close(fig)
+    return True
+
+
+# --- the command ---------------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="territory-train", description="AlphaZero self-play training on one game.")
+    p.add_argument("--game", help="lin, linage, lifeline or asli (default lin)")
+    p.add_argument("--config", help="a TOML file of settings (flags override it)")
+    p.add_argument("--out", help="the run folder (default runs/<game>)")
+    p.add_argument("--resume", metavar="RUN", help="continue the run in this folder where it stopped")
+    p.add_argument("--minutes", type=float)
+    p.add_argument("--iterations", type=int)
+    p.add_argument("--seed", type=int)
+    p.add_argument("--threads", type=int)
+    for name in ("board-size", "line-length", "komi", "pie", "max-moves"):
+        p.add_argument(f"--{name}", dest=f"option_{name.replace('-', '_')}", help="a game option")
+    p.add_argument("--games-per-iteration", type=int)
+    p.add_argument("--batch-size", type=int)
+    p.add_argument("--simulations", type=int, help="full search simulations per recorded move")
+    p.add_argument("--channels", type=int)
+    p.add_argument("--blocks", type=int)
+    p.add_argument("--eval-every", type=int)
+    p.add_argument("--eval-games", type=int)
+    p.add_argument("--eval-opponents")
+    p.add_argument("--tensorboard", action="store_true", help="also log to TensorBoard (out/tensorboard)")
+    p.add_argument("--no-progress", action="store_true", help="print a JSON line per iteration instead of a bar")
+    return p
+
+
+def _option_value(text: str):
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def config_from_args(args) -> TrainConfig:
+    data = {}
+    if args.resume:
+        data = read_toml(Path(args.resume) / "config.toml")
+    if args.config:
+        data.update(read_toml(args.config))
+    flat = {"game": args.game, "minutes": args.minutes, "iterations": args.iterations, "seed": args.seed,
+            "threads": args.threads, "games_per_iteration": args.games_per_iteration,
+            "batch_size": args.batch_size, "eval_every": args.eval_every, "eval_games": args.eval_games,
+            "eval_opponents": args.eval_opponents}
+    data.update({k: v for k, v in flat.items() if v is not None})
+    options = dict(data.get("options", {}))
+    for key, value in vars(args).items():
+        if key.startswith("option_") and value is not None:
+            options[key[len("option_"):]] = _option_value(value)
+    data["options"] = options
+    net = dict(data.get("net", {}))
+    for key in ("channels", "blocks"):
+        if getattr(args, key) is not None:
+            net[key] = getattr(args, key)
+    data["net"] = net
+    selfplay = dict(data.get("selfplay", {}))
+    if args.simulations is not None:
+        selfplay["full_simulations"] = args.simulations
+    data["selfplay"] = selfplay
+    return TrainConfig.from_dict(data)
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        config = config_from_args(args)
+        if args.resume:
+            trainer = Trainer(config, args.resume, resume=True)
+        else:
+            out = Path(args.out or f"runs/{config.game}")
+            if (out / "latest.pt").exists():
+                parser.error(f"--out {str(out)!r} holds a run already; --resume it or choose another folder")
+            trainer = Trainer(config, out)
+    except ValueError as err:
+        parser.error(str(err))
+    trainer.run(progress=not args.no_progress, tensorboard=args.tensorboard)
+    print(f"territory-train: {trainer.iteration} iterations, {trainer.buffer.added} positions, "
+          f"{trainer.elapsed / 60:.1f} min; checkpoints in {trainer.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,176 @@
+"""The AlphaZero trainer and agent on tiny boards: the loop runs and learns, resuming is exact,
+the search plays only legal actions, checkpoints are checked."""
+import json
+import pickle
+
+import numpy as np
+import pytest
+import torch
+
+from agents import make_agent, play_game
+from agents.az import checkpoint
+from agents.az.agent import AZAgent
+from agents.az.config import TrainConfig, read_toml
+from agents.az.network import NetConfig, PolicyValueNet
+from agents.az.replay import ReplayBuffer
+from agents.az.selfplay import SelfPlayConfig, SelfPlayWorker
+from agents.az.train import Trainer, main
+from territory_envs import make_game
+
+TINY = {"lin": {"board_size": 5, "line_length": 3}, "linage": {"board_size": 4},
+        "lifeline": {"board_size": 3}, "asli": {"board_size": 4}}
+NET = NetConfig(channels=8, blocks=1, value_hidden=16)
+SELFPLAY = SelfPlayConfig(games_in_flight=4, full_simulations=8, fast_simulations=4, full_fraction=0.5)
+
+
+def tiny_config(name="lin", **changes):
+    base = dict(game=name, options=TINY[name], iterations=2, games_per_iteration=4, batch_size=32,
+                eval_every=2, eval_games=2, eval_simulations=4, eval_opponents="random", net=NET,
+                selfplay=SELFPLAY, minutes=10.0)
+    return TrainConfig(**{**base, **changes})
+
+
+@pytest.mark.parametrize("name", sorted(TINY))
+def test_self_play_targets_are_legal(name):
+    game = make_game(name, **TINY[name])
+    worker = SelfPlayWorker(game, NET, SELFPLAY, seed=0)
+    samples, stats = worker.play_games(3)
+    assert stats["games"] == 3 and len(samples) == stats["positions"] > 0
+    assert np.allclose(samples.policies.sum(1), 1, atol=1e-5)
+    assert (samples.policies[samples.masks == 0] == 0).all()  # visits only on legal actions
+    assert set(np.unique(samples.values)) <= {-1.0, 0.0, 1.0}
+
+
+def test_augmented_batches_keep_targets_on_legal_actions():
+    game = make_game("lifeline", board_size=3)
+    buffer = ReplayBuffer(game, 1000)
+    samples, _ = SelfPlayWorker(game, NET, SELFPLAY, seed=1).play_games(4)
+    buffer.add(samples)
+    batch = buffer.sample(256, np.random.default_rng(0))
+    assert (batch.policies[batch.masks == 0] == 0).all()
+    legal_plane = [p.name for p in game.planes].index("legal")
+    n = game.num_cells
+    assert (batch.planes[..., legal_plane].reshape(256, n) == batch.masks[:, :n]).all()
+
+
+def test_the_loss_falls_on_a_fixed_batch(tmp_path):
+    trainer = Trainer(tiny_config(), tmp_path / "run")
+    samples, _ = trainer.worker.play_games(4)
+    trainer.buffer.add(samples)
+    trainer.rng = np.random.default_rng(0)
+    fixed = trainer.buffer.sample(32, np.random.default_rng(0), augment=False)
+    trainer.buffer.sample = lambda *a, **k: fixed
+    losses = [trainer.learn_step()["loss"] for _ in range(60)]
+    assert np.mean(losses[-5:]) < 0.7 * np.mean(losses[:5])
+
+
+def test_the_loop_runs_evaluates_and_writes_its_run(tmp_path):
+    out = tmp_path / "run"
+    trainer = Trainer(tiny_config(), out)
+    trainer.run(progress=False)
+    rows = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
+    assert [r["iteration"] for r in rows] == [1, 2]
+    evaluation = rows[-1]["evaluation"]
+    assert {"net_vs_random", "search_vs_random"} <= set(evaluation)
+    assert 0 <= evaluation["net_vs_random"]["low"] <= evaluation["net_vs_random"]["score"] <= 1
+    assert read_toml(out / "config.toml")["game"] == "lin"
+    assert (out / "curves.png").stat().st_size > 1000
+    agent = make_agent(f"az:{out}:sims=4", seed=0)
+    result = play_game(make_game("lin", **TINY["lin"]), (agent, make_agent("random", seed=1)), seed=0)
+    assert result.moves > 0
+
+
+def _weights(path):
+    return checkpoint.load(path)["model"]
+
+
+def test_resume_is_bit_identical(tmp_path):
+    straight = Trainer(tiny_config(iterations=3, eval_every=2), tmp_path / "a")
+    straight.run(progress=False)
+    first = Trainer(tiny_config(iterations=2, eval_every=2), tmp_path / "b")
+    first.run(progress=False)
+    resumed = Trainer(tiny_config(iterations=3, eval_every=2), tmp_path / "b", resume=True)
+    assert resumed.iteration == 2
+    resumed.run(progress=False)
+    a, b = _weights(tmp_path / "a" / "latest.pt"), _weights(tmp_path / "b" / "latest.pt")
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+    assert resumed.buffer.added == straight.buffer.added
+
+
+@pytest.mark.parametrize("name", sorted(TINY))
+def test_the_agent_plays_only_legal_actions(name):
+    game = make_game(name, **TINY[name])
+    torch.manual_seed(0)
+    for sims in (0, 6):
+        net = PolicyValueNet(game, NET)
+        agent = AZAgent(None, sims=sims, seed=0)
+        agent._nets[agent._key(game)] = net.eval()
+        rng = np.random.default_rng(0)
+        for _ in range(4):
+            state = game.new_state()
+            for _ in range(rng.integers(0, 30)):
+                if state.terminal:
+                    break
+                state.apply(int(rng.choice(state.legal_actions())))
+            if not state.terminal:
+                assert state.is_legal(agent.act(state))
+
+
+def test_checkpoints_are_checked(tmp_path):
+    out = tmp_path / "run"
+    Trainer(tiny_config(iterations=1, eval_every=0), out).run(progress=False)
+    with pytest.raises(ValueError, match="trained for lin.*not for asli"):
+        AZAgent(out).net_for(make_game("asli", board_size=4))
+    with pytest.raises(ValueError, match=r"trained for lin\(board_size=5.*not for lin\(board_size=7"):
+        AZAgent(out).net_for(make_game("lin", board_size=7, line_length=3))
+    junk = tmp_path / "junk.pt"
+    junk.write_bytes(b"not a checkpoint at all")
+    with pytest.raises(checkpoint.CheckpointError, match="not a readable checkpoint"):
+        AZAgent(junk)
+    foreign = tmp_path / "foreign.pt"
+    torch.save({"weights": torch.zeros(3)}, foreign)
+    with pytest.raises(checkpoint.CheckpointError, match="not a territory-envs network"):
+        AZAgent(foreign)
+
+    class Payload:  # a pickle that would run code: weights_only refuses it
+        def __reduce__(self):
+            return (print, ("ran code",))
+    hostile = tmp_path / "hostile.pt"
+    with open(hostile, "wb") as f:
+        pickle.dump({"format": checkpoint.FORMAT, "x": Payload()}, f)
+    with pytest.raises(checkpoint.CheckpointError):
+        AZAgent(hostile)
+    with pytest.raises(ValueError, match="no such file"):
+        make_agent(f"az:{tmp_path / 'missing.pt'}")
+
+
+def test_specs_and_settings_are_checked():
+    for spec, message in (("az:sims=-1", "sims"), ("az:sims=x", "cannot read"), ("az:a:b", "given twice"),
+                          ("az:c=0", "c=")):
+        with pytest.raises(ValueError, match=message):
+            make_agent(spec)
+    for changes, message in (({"game": "chess"}, "unknown game"), ({"options": {"board_size": 4}}, "board_size"),
+                             ({"batch_size": 0}, "batch_size"), ({"eval_opponents": "nobody"}, "nobody"),
+                             ({"minutes": float("nan")}, "minutes")):
+        with pytest.raises(ValueError, match=message):
+            tiny_config(**changes).checked()
+    with pytest.raises(ValueError, match="unknown setting"):
+        TrainConfig.from_dict({"gmae": "lin"})
+
+
+def test_the_command_refuses_bad_arguments(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--game", "chess", "--out", str(tmp_path / "x")])
+    assert exit_.value.code == 2 and "unknown game" in capsys.readouterr().err
+
+
+def test_the_command_trains_and_resumes(tmp_path):
+    config = tmp_path / "tiny.toml"
+    config.write_text('game = "lin"\niterations = 1\ngames_per_iteration = 2\nbatch_size = 16\neval_every = 0\n'
+                      '[options]\nboard_size = 5\nline_length = 3\n[net]\nchannels = 8\nblocks = 1\n'
+                      '[selfplay]\ngames_in_flight = 2\nfull_simulations = 4\nfast_simulations = 2\n')
+    out = tmp_path / "run"
+    assert main(["--config", str(config), "--out", str(out), "--no-progress"]) == 0
+    assert main(["--resume", str(out), "--iterations", "2", "--no-progress"]) == 0
+    assert checkpoint.load(out / "latest.pt")["iteration"] == 2
+    assert read_toml(out / "config.toml")["iterations"] == 2
