@@ -26,15 +26,15 @@ SELFPLAY = SelfPlayConfig(games_in_flight=4, full_simulations=8, fast_simulation
 def tiny_config(name="lin", **changes):
     base = dict(game=name, options=TINY[name], iterations=2, games_per_iteration=4, batch_size=32,
                 eval_every=2, eval_games=2, eval_simulations=4, eval_opponents="random", net=NET,
-                selfplay=SELFPLAY, minutes=10.0)
+                selfplay=SELFPLAY, minutes=10.0, workers=0)
     return TrainConfig(**{**base, **changes})
 
 
 @pytest.mark.parametrize("name", sorted(TINY))
 def test_self_play_targets_are_legal(name):
     game = make_game(name, **TINY[name])
-    worker = SelfPlayWorker(game, NET, SELFPLAY, seed=0)
-    samples, stats = worker.play_games(3)
+    worker = SelfPlayWorker(game, NET, SELFPLAY)
+    samples, stats = worker.play_games([[0, i] for i in range(3)])
     assert stats["games"] == 3 and len(samples) == stats["positions"] > 0
     assert np.allclose(samples.policies.sum(1), 1, atol=1e-5)
     assert (samples.policies[samples.masks == 0] == 0).all()  # visits only on legal actions
@@ -44,7 +44,7 @@ def test_self_play_targets_are_legal(name):
 def test_augmented_batches_keep_targets_on_legal_actions():
     game = make_game("lifeline", board_size=3)
     buffer = ReplayBuffer(game, 1000)
-    samples, _ = SelfPlayWorker(game, NET, SELFPLAY, seed=1).play_games(4)
+    samples, _ = SelfPlayWorker(game, NET, SELFPLAY).play_games([[1, i] for i in range(4)])
     buffer.add(samples)
     batch = buffer.sample(256, np.random.default_rng(0))
     assert (batch.policies[batch.masks == 0] == 0).all()
@@ -53,9 +53,26 @@ def test_augmented_batches_keep_targets_on_legal_actions():
     assert (batch.planes[..., legal_plane].reshape(256, n) == batch.masks[:, :n]).all()
 
 
+def test_folded_batch_norms_give_the_same_outputs():
+    from agents.az.network import fused_for_inference
+    game = make_game("lifeline", board_size=3)
+    torch.manual_seed(0)
+    net = PolicyValueNet(game, NET)
+    for m in net.modules():
+        if isinstance(m, torch.nn.BatchNorm2d):  # statistics as after training
+            m.running_mean.normal_()
+            m.running_var.uniform_(0.5, 2)
+            m.weight.data.normal_()
+    net.eval()
+    planes = torch.randint(-1, 2, (6, *game.obs_shape), dtype=torch.int8)
+    masks = torch.ones(6, game.num_actions, dtype=torch.int8)
+    (a, v), (b, w) = net(planes, masks), fused_for_inference(net)(planes, masks)
+    assert torch.allclose(a, b, atol=1e-5) and torch.allclose(v, w, atol=1e-5)
+
+
 def test_the_loss_falls_on_a_fixed_batch(tmp_path):
     trainer = Trainer(tiny_config(), tmp_path / "run")
-    samples, _ = trainer.worker.play_games(4)
+    samples, _ = trainer.self_play()
     trainer.buffer.add(samples)
     trainer.rng = np.random.default_rng(0)
     fixed = trainer.buffer.sample(32, np.random.default_rng(0), augment=False)
@@ -95,6 +112,17 @@ def test_resume_is_bit_identical(tmp_path):
     a, b = _weights(tmp_path / "a" / "latest.pt"), _weights(tmp_path / "b" / "latest.pt")
     assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
     assert resumed.buffer.added == straight.buffer.added
+
+
+def test_worker_processes_play_the_same_games(tmp_path):
+    here = Trainer(tiny_config(), tmp_path / "a")
+    there = Trainer(tiny_config(workers=2), tmp_path / "b")
+    try:
+        (a, sa), (b, sb) = here.self_play(), there.self_play()
+    finally:
+        there.close()
+    assert sa["games"] == sb["games"] == 4 and sa["moves"] == sb["moves"]
+    assert (a.planes == b.planes).all() and np.allclose(a.policies, b.policies) and (a.values == b.values).all()
 
 
 @pytest.mark.parametrize("name", sorted(TINY))
@@ -166,7 +194,7 @@ def test_the_command_refuses_bad_arguments(tmp_path, capsys):
 
 def test_the_command_trains_and_resumes(tmp_path):
     config = tmp_path / "tiny.toml"
-    config.write_text('game = "lin"\niterations = 1\ngames_per_iteration = 2\nbatch_size = 16\neval_every = 0\n'
+    config.write_text('game = "lin"\nworkers = 0\niterations = 1\ngames_per_iteration = 2\nbatch_size = 16\neval_every = 0\n'
                       '[options]\nboard_size = 5\nline_length = 3\n[net]\nchannels = 8\nblocks = 1\n'
                       '[selfplay]\ngames_in_flight = 2\nfull_simulations = 4\nfast_simulations = 2\n')
     out = tmp_path / "run"

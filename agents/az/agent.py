@@ -14,7 +14,7 @@ import torch
 
 from ..base import Agent
 from . import checkpoint
-from .network import evaluate
+from .network import evaluate, fused_for_inference
 from .search import BatchedSearch, Node
 
 PRETRAINED_DIR = Path(__file__).resolve().parent.parent / "pretrained"
@@ -47,7 +47,7 @@ class AZAgent(Agent):
         if self.source is not None:
             data = checkpoint.load(self.source)
             net, game = checkpoint.build_net(data, source=f"checkpoint {str(self.source)!r}")
-            self._nets[self._key(game)] = net
+            self._nets[self._key(game)] = fused_for_inference(net)
         self.name = "az" if source is None and sims == 64 else f"az:{'' if source is None else str(source) + ':'}sims={sims}"
 
     @staticmethod
@@ -66,7 +66,7 @@ class AZAgent(Agent):
             raise ValueError(f"az: no pretrained network for {game.name} (looked for {path}); train one "
                              f"with `territory-train --game {game.name}` and pass az:<run folder>")
         net, _ = checkpoint.build_net(checkpoint.load(path), game, source=f"the pretrained {game.name} network")
-        self._nets[key] = net
+        self._nets[key] = net = fused_for_inference(net)
         return net
 
     @torch.no_grad()

@@ -30,7 +30,8 @@ class TrainConfig:
     game: str = "lin"
     options: dict = field(default_factory=dict)
     seed: int = 0
-    threads: int = 1  # torch's and numba's threads
+    threads: int = 1  # torch's and numba's threads in the learner
+    workers: int = 2  # self-play processes (one thread each); 0: self-play in the learner's process
     minutes: float = 20.0  # training time (self-play, learning and evaluation), summed over resumes
     iterations: int = 0  # stop after this many iterations as well (0: no limit)
     games_per_iteration: int = 32
@@ -73,7 +74,7 @@ class TrainConfig:
             if bad:
                 raise ValueError(f"config: {name}={value!r}: must be {'an integer' if integer else 'a number'} "
                                  f">= {low}")
-        for name, low in (("seed", 0), ("threads", 1), ("iterations", 0), ("games_per_iteration", 1),
+        for name, low in (("seed", 0), ("threads", 1), ("workers", 0), ("iterations", 0), ("games_per_iteration", 1),
                           ("batch_size", 1), ("replay_capacity", 1), ("eval_every", 0), ("eval_games", 2),
                           ("eval_simulations", 0)):
             number(name, getattr(self, name), low)

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import torch
 
-from .network import NetConfig, PolicyValueNet
+from .network import NetConfig, PolicyValueNet, fused_for_inference
 from .search import BatchedSearch, Node
 
 
@@ -59,48 +59,52 @@ class Samples:
 
 
 class _Game:
-    """One game in flight: its search tree and the positions it recorded."""
+    """One game in flight: its search tree, its own random stream, the positions it recorded."""
 
-    def __init__(self, state):
+    def __init__(self, state, rng: np.random.Generator):
         self.root = Node(state)
+        self.rng = rng
         self.records = []  # (planes, mask, policy, player)
+        self.index = 0  # its place among the games of the call
         self.full = False  # is the current move searched fully
 
 
 class SelfPlayWorker:
-    def __init__(self, game, net_config: NetConfig, config: SelfPlayConfig, seed: int):
+    def __init__(self, game, net_config: NetConfig, config: SelfPlayConfig):
         self.game = game
         self.config = config
         self.net = PolicyValueNet(game, net_config)
         self.net.eval()
-        self.rng = np.random.default_rng(seed)
-        self.search = BatchedSearch(self.net, config.c_puct, config.fpu_reduction)
+        self.search = BatchedSearch(fused_for_inference(self.net), config.c_puct, config.fpu_reduction)
         points = game.geometry.num_points
         self.alpha = config.dirichlet_alpha or 10.0 / points
         self.temperature_moves = config.temperature_moves or max(1, points // 4)
 
     def set_weights(self, state_dict: dict) -> None:
         self.net.load_state_dict(state_dict)
-        self.net.eval()
+        self.search.net = fused_for_inference(self.net)
 
-    def play_games(self, num_games: int) -> tuple[Samples, dict]:
-        """Play ``num_games`` whole games, ``games_in_flight`` at a time; returns the recorded
-        positions and statistics (games, moves, positions, seconds, results)."""
+    def play_games(self, seeds: list) -> tuple[Samples, dict]:
+        """Play one whole game per entry of ``seeds`` (each seeds the game's own random stream, so
+        a game does not depend on which worker plays it beside which others), ``games_in_flight``
+        at a time. Returns the recorded positions, in the order of ``seeds``, and statistics
+        (games, moves, positions, seconds, results)."""
         cfg, start = self.config, time.perf_counter()
-        parts, stats = [], {"games": 0, "moves": 0, "positions": 0, "first_side_wins": 0, "draws": 0,
+        parts, stats = {}, {"games": 0, "moves": 0, "positions": 0, "first_side_wins": 0, "draws": 0,
                             "truncated": 0}
-        started = 0
+        todo = list(enumerate(seeds))[::-1]
         live: list[_Game] = []
-        while started < num_games or live:
-            while started < num_games and len(live) < cfg.games_in_flight:
-                live.append(_Game(self.game.new_state()))
-                started += 1
+        while todo or live:
+            while todo and len(live) < cfg.games_in_flight:
+                index, seed = todo.pop()
+                live.append(_Game(self.game.new_state(), np.random.default_rng(seed)))
+                live[-1].index = index
             self._move(live)
             for g in [g for g in live if self._finished(g.root.state)]:
                 live.remove(g)
-                parts.append(self._targets(g))
+                parts[g.index] = self._targets(g)
                 self._count(g.root.state, stats)
-        samples = Samples.concatenate(parts, self.game)
+        samples = Samples.concatenate([parts[i] for i in sorted(parts)], self.game)
         stats["positions"] = len(samples)
         stats["seconds"] = time.perf_counter() - start
         return samples, stats
@@ -115,9 +119,9 @@ class SelfPlayWorker:
         self.search.expand_roots(roots)
         sims = []
         for g in live:
-            g.full = bool(self.rng.random() < cfg.full_fraction)
+            g.full = bool(g.rng.random() < cfg.full_fraction)
             if g.full:
-                self.search.add_noise(g.root, self.rng, self.alpha, cfg.dirichlet_fraction)
+                self.search.add_noise(g.root, g.rng, self.alpha, cfg.dirichlet_fraction)
             sims.append(max(0, (cfg.full_simulations if g.full else cfg.fast_simulations) - g.root.total_visits()))
         self.search.run(roots, sims)
         for g in live:
@@ -126,7 +130,7 @@ class SelfPlayWorker:
                 g.records.append((root.state.observation(root.player), root.state.legal_mask(),
                                   self.search.policy(root, self.game.num_actions), root.player))
             temperature = cfg.temperature if root.state.move_number < self.temperature_moves else 0.0
-            action = self.search.choose(root, self.rng, temperature)
+            action = self.search.choose(root, g.rng, temperature)
             g.root = self.search.advance(root, action)
 
     def _targets(self, g: _Game) -> Samples:
@@ -152,3 +156,26 @@ class SelfPlayWorker:
 
 def state_dict_cpu(net: torch.nn.Module) -> dict:
     return {k: v.detach().clone() for k, v in net.state_dict().items()}
+
+
+# --- worker processes ------------------------------------------------------------------------------
+_PROCESS_WORKER = None
+
+
+def init_process(game_name: str, options: dict, net_config: dict, config: dict) -> None:
+    """Initialiser of a self-play process: one thread for torch and numba, one worker."""
+    global _PROCESS_WORKER
+    from territory_envs import make_game
+    torch.set_num_threads(1)
+    try:
+        import numba
+        numba.set_num_threads(1)
+    except (ImportError, ValueError):
+        pass
+    _PROCESS_WORKER = SelfPlayWorker(make_game(game_name, **options), NetConfig(**net_config),
+                                     SelfPlayConfig(**config))
+
+
+def play_in_process(weights: dict, seeds: list) -> tuple[Samples, dict]:
+    _PROCESS_WORKER.set_weights(weights)
+    return _PROCESS_WORKER.play_games(seeds)

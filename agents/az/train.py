@@ -20,7 +20,7 @@ import math
 import random
 import sys
 import time
-from dataclasses import replace
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -31,7 +31,7 @@ from . import checkpoint
 from .config import TrainConfig, read_toml, to_toml
 from .network import PolicyValueNet
 from .replay import ReplayBuffer
-from .selfplay import SelfPlayWorker, state_dict_cpu
+from .selfplay import Samples, SelfPlayWorker, init_process, play_in_process, state_dict_cpu
 
 
 class Trainer:
@@ -46,7 +46,8 @@ class Trainer:
                                            weight_decay=config.weight_decay)
         self.buffer = ReplayBuffer(self.game, config.replay_capacity)
         self.rng = np.random.default_rng([config.seed, 1])  # batches and symmetries
-        self.worker = SelfPlayWorker(self.game, config.net, config.selfplay, seed=config.seed)
+        self.worker = SelfPlayWorker(self.game, config.net, config.selfplay)
+        self.pool = None  # the self-play processes, started on first use when config.workers > 0
         self.iteration = 0
         self.steps = 0
         self.elapsed = 0.0  # seconds of training, over all resumes
@@ -73,17 +74,14 @@ class Trainer:
             self._save()
             bar.update(record)
         bar.close()
+        self.close()
         if board is not None:
             board.close()
         plot_curves(self.out / "metrics.jsonl", self.out / "curves.png")
 
     def iterate(self) -> dict:
         cfg = self.config
-        self.worker.set_weights(state_dict_cpu(self.net))
-        threads = torch.get_num_threads()
-        torch.set_num_threads(1)  # small batches: one thread is faster than two
-        samples, stats = self.worker.play_games(cfg.games_per_iteration)
-        torch.set_num_threads(threads)
+        samples, stats = self.self_play()
         self.buffer.add(samples)
         learn_start = time.perf_counter()
         steps = math.ceil(len(samples) * cfg.train_ratio / cfg.batch_size) if len(self.buffer) >= cfg.batch_size else 0
@@ -98,6 +96,40 @@ class Trainer:
                 "moves_per_second": stats["moves"] / max(stats["seconds"], 1e-9),
                 "first_side_wins": stats["first_side_wins"], "draws": stats["draws"],
                 "truncated": stats["truncated"], **mean}
+
+    def self_play(self):
+        """This iteration's games, each seeded by (seed, iteration, game): in this process, or split
+        over ``workers`` processes (the same games either way)."""
+        cfg = self.config
+        seeds = [[cfg.seed, self.iteration, i] for i in range(cfg.games_per_iteration)]
+        weights = state_dict_cpu(self.net)
+        if not cfg.workers:
+            self.worker.set_weights(weights)
+            threads = torch.get_num_threads()
+            torch.set_num_threads(1)  # small batches: one thread is faster than two
+            try:
+                return self.worker.play_games(seeds)
+            finally:
+                torch.set_num_threads(threads)
+        if self.pool is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+            self.pool = ProcessPoolExecutor(
+                cfg.workers, mp_context=multiprocessing.get_context("spawn"), initializer=init_process,
+                initargs=(self.game.name, self.game.options, asdict(cfg.net), cfg.selfplay.to_dict()))
+        size = -(-len(seeds) // cfg.workers)
+        chunks = [seeds[k:k + size] for k in range(0, len(seeds), size)]  # in order, so samples are too
+        futures = [self.pool.submit(play_in_process, weights, chunk) for chunk in chunks if chunk]
+        results = [f.result() for f in futures]
+        samples = Samples.concatenate([r[0] for r in results], self.game)
+        stats = {k: sum(r[1][k] for r in results) for k in results[0][1] if k != "seconds"}
+        stats["seconds"] = max(r[1]["seconds"] for r in results)
+        return samples, stats
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown()
+            self.pool = None
 
     def learn_step(self) -> dict:
         batch = self.buffer.sample(self.config.batch_size, self.rng)
@@ -161,7 +193,6 @@ class Trainer:
                      "elapsed": self.elapsed, "chain_elo": self.chain_elo,
                      "previous": None if self.previous is None else self.previous.name,
                      "rng": {"train": json.dumps(self.rng.bit_generator.state),
-                             "worker": json.dumps(self.worker.rng.bit_generator.state),
                              "torch": torch.get_rng_state(), "python": json.dumps(random.getstate())}})
         np.savez(self.out / "replay.tmp.npz", **self.buffer.state())
         Path(self.out / "replay.tmp.npz").replace(self.out / "replay.npz")
@@ -178,7 +209,6 @@ class Trainer:
         with np.load(self.out / "replay.npz") as replay:
             self.buffer.load({k: replay[k] for k in replay.files})
         self.rng.bit_generator.state = json.loads(data["rng"]["train"])
-        self.worker.rng.bit_generator.state = json.loads(data["rng"]["worker"])
         torch.set_rng_state(data["rng"]["torch"])
         state = json.loads(data["rng"]["python"])
         random.setstate((state[0], tuple(state[1]), state[2]))
@@ -313,6 +343,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--iterations", type=int)
     p.add_argument("--seed", type=int)
     p.add_argument("--threads", type=int)
+    p.add_argument("--workers", type=int, help="self-play processes (0: self-play in this process)")
     for name in ("board-size", "line-length", "komi", "pie", "max-moves"):
         p.add_argument(f"--{name}", dest=f"option_{name.replace('-', '_')}", help="a game option")
     p.add_argument("--games-per-iteration", type=int)
@@ -344,7 +375,7 @@ def config_from_args(args) -> TrainConfig:
     if args.config:
         data.update(read_toml(args.config))
     flat = {"game": args.game, "minutes": args.minutes, "iterations": args.iterations, "seed": args.seed,
-            "threads": args.threads, "games_per_iteration": args.games_per_iteration,
+            "threads": args.threads, "workers": args.workers, "games_per_iteration": args.games_per_iteration,
             "batch_size": args.batch_size, "eval_every": args.eval_every, "eval_games": args.eval_games,
             "eval_opponents": args.eval_opponents}
     data.update({k: v for k, v in flat.items() if v is not None})
