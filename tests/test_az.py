@@ -202,3 +202,31 @@ def test_the_command_trains_and_resumes(tmp_path):
     assert main(["--resume", str(out), "--iterations", "2", "--no-progress"]) == 0
     assert checkpoint.load(out / "latest.pt")["iteration"] == 2
     assert read_toml(out / "config.toml")["iterations"] == 2
+
+
+def test_an_exported_network_plays_as_the_pretrained_one(tmp_path, monkeypatch):
+    from agents.az import agent as az_agent
+    out = tmp_path / "run"
+    Trainer(tiny_config(iterations=1, eval_every=0), out).run(progress=False)
+    shipped = tmp_path / "pretrained"
+    shipped.mkdir()
+    network = checkpoint.export_network(out, shipped / "lin.pt")
+    assert "optimizer" not in checkpoint.load(shipped / "lin.pt") and network["iteration"] == 1
+    monkeypatch.setattr(az_agent, "PRETRAINED_DIR", shipped)
+    game = make_game("lin", **TINY["lin"])
+    result = play_game(game, (make_agent("az:sims=4"), make_agent("random")), seed=0)
+    assert result.moves > 0
+    with pytest.raises(ValueError, match="no pretrained network for asli"):
+        az_agent.pretrained("asli")
+    with pytest.raises(ValueError, match="trained for lin"):
+        az_agent.pretrained("lin")  # the default options are not those it was trained for
+
+
+@pytest.mark.parametrize("name", sorted(TINY))
+def test_the_shipped_networks_play_legal_games(name):
+    from agents.az.agent import pretrained, pretrained_path
+    if not pretrained_path(name).is_file():
+        pytest.skip(f"no pretrained {name} network in agents/pretrained/")
+    agent = pretrained(name, sims=2)
+    result = play_game(make_game(name), (agent, make_agent("random")), seed=0)
+    assert result.moves > 0

@@ -67,3 +67,39 @@ def build_net(data: dict, game=None, source: str = "checkpoint") -> tuple[Policy
         raise CheckpointError(f"{source}: its weights do not fit its network ({str(err)[:200]})") from None
     net.eval()
     return net, trained
+
+
+NETWORK_KEYS = ("game", "options", "net", "model", "step", "iteration", "positions")
+
+
+def export_network(source, destination) -> dict:
+    """Write the network of a run (its folder or any checkpoint) alone, without the optimiser and
+    random states: what ``agents/pretrained/<game>.pt`` holds. Returns what was written."""
+    source = Path(source)
+    data = load(source / "latest.pt" if source.is_dir() else source)
+    build_net(data, source=f"checkpoint {str(source)!r}")  # the weights fit
+    network = {k: data[k] for k in NETWORK_KEYS if k in data}
+    network["trained_minutes"] = round(float(data.get("elapsed", 0.0)) / 60, 1)
+    save(destination, network)
+    return network
+
+
+def main(argv=None) -> int:
+    import argparse
+    parser = argparse.ArgumentParser(prog="python -m agents.az.checkpoint",
+                                     description="Export a run's network alone (for agents/pretrained/).")
+    parser.add_argument("source", help="a run folder or a checkpoint")
+    parser.add_argument("destination", help="the .pt file to write")
+    args = parser.parse_args(argv)
+    try:
+        network = export_network(args.source, args.destination)
+    except ValueError as err:
+        parser.error(str(err))
+    print(f"{args.destination}: {network['game']} {network['options']}, iteration {network.get('iteration')}, "
+          f"{network.get('positions')} positions, {network['trained_minutes']} min")
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(main())
