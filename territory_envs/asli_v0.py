@@ -11,14 +11,18 @@ The last player to act wins; recreating an earlier position with a placement is 
 =================  ===========================================================================
 Agents             ``player_0``, ``player_1``; ``player_0`` plays Black unless
                    ``reset(options={"swap_sides": True})``. Each player's first turn places two
-                   stones: the same agent acts twice in a row. ``infos[agent]`` carries ``side``
-                   and ``prison`` (stones of each colour in the prison).
+                   stones: the same agent acts twice in a row.
 Actions            ``Discrete(board_size**2 + 1)``: ``r * board_size + c`` places on row ``r``,
                    column ``c`` (row 0 is the top row); ``board_size**2`` is ``remove_prisoner``
                    (take one enemy stone out of the prison, a whole turn).
 Observation        ``{"observation": int8 (board_size, board_size, 14), "action_mask": int8 (N+1,)}``
 Rewards            +1 to the last player to act, -1 to the player left without a legal action; 0 to
-                   both on a draw by repetition or truncation. ``infos[agent]["winner"]`` at the end.
+                   both on a draw by repetition or truncation.
+Infos              numbers only, the same keys from ``reset`` on: ``side`` (0 Black, 1 White),
+                   ``winner`` (the winning agent's index; -1 while playing, on a draw or a
+                   truncation), ``score`` (always 0.0: the game has no score), ``illegal_action_by`` (the offender's index
+                   under ``illegal_action="lose"``, else -1),
+                   ``prison_black`` and ``prison_white`` (stones of each colour in the prison).
 Options            ``board_size`` 4..25 (9), ``komi`` whole number >= 0 (0): black stones in the
                    prison at the start, each an extra action for White; ``max_moves``
                    (20 * points + 2 * komi), ``render_mode``,

@@ -21,7 +21,11 @@ Actions            ``Discrete(H*W + 2)``: ``r * W + c`` places on cell ``(r, c)`
                    centre of side 5; ``a1`` its bottom-left corner).
 Observation        ``{"observation": int8 (H, W, 15), "action_mask": int8 (H*W + 2,)}``
 Rewards            +1 to the last player to place (the player left without a legal action gets
-                   -1), 0 to both on truncation. ``infos[agent]["winner"]`` at the end.
+                   -1), 0 to both on truncation.
+Infos              numbers only, the same keys from ``reset`` on: ``side`` (0 Black, 1 White),
+                   ``winner`` (the winning agent's index; -1 while playing, on a draw or a
+                   truncation), ``score`` (always 0.0: the game has no score), ``illegal_action_by`` (the offender's index
+                   under ``illegal_action="lose"``, else -1).
 Options            ``board_size`` 3..15 (5; the designers recommend 3..12), ``pie`` ``"strong"``
                    (default), ``"weak"``, ``"komi"``, ``komi`` whole number >= 0 (0; only with
                    ``pie="komi"``: other pies refuse a komi other than 0),

@@ -9,12 +9,15 @@ points of its living domains, White adds ``komi``.
 
 =================  ===========================================================================
 Agents             ``player_0``, ``player_1``; ``player_0`` plays Black unless
-                   ``reset(options={"swap_sides": True})``. ``infos[agent]["side"]``.
+                   ``reset(options={"swap_sides": True})``.
 Actions            ``Discrete(board_size**2)``: action ``r * board_size + c`` places on row ``r``,
                    column ``c`` (row 0 is the top row, written ``a<board_size>`` in notation).
 Observation        ``{"observation": int8 (board_size, board_size, 10), "action_mask": int8 (N,)}``
 Rewards            +1 win, -1 loss, 0 draw (only with an odd komi) or truncation, at the last step.
-                   ``infos[agent]["score"]`` and ``["winner"]`` at the end.
+Infos              numbers only, the same keys from ``reset`` on: ``side`` (0 Black, 1 White),
+                   ``winner`` (the winning agent's index; -1 while playing, on a draw or a
+                   truncation), ``score`` (the agent's living points, komi included, once the game is over; else 0.0), ``illegal_action_by`` (the offender's index
+                   under ``illegal_action="lose"``, else -1).
 Options            ``board_size`` odd 5..25 (9), ``line_length`` 2..board_size (6), ``komi``
                    integer (0), ``max_moves`` (20 * points), ``render_mode``,
                    ``render_overlays`` (tint derived facts in pictures), ``illegal_action``

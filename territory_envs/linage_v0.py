@@ -10,8 +10,7 @@ points of its regions, Horizontal adds ``komi``.
 
 =================  ===========================================================================
 Agents             ``player_0``, ``player_1``; ``player_0`` plays Vertical (moves first) unless
-                   ``reset(options={"swap_sides": True})``. ``infos[agent]["side"]`` is
-                   ``"vertical"`` or ``"horizontal"``.
+                   ``reset(options={"swap_sides": True})``.
 Actions            ``Discrete(board_size**2 + 1)``: action ``r * board_size + c`` places on row
                    ``r``, column ``c`` (row 0 is the top row); action ``board_size**2`` is ``pass``
                    (always legal while the game goes on).
@@ -19,7 +18,11 @@ Observation        ``{"observation": int8 (board_size, board_size, 12), "action_
                    The board is not transposed for Horizontal: planes, mask and actions share the
                    frame of SPEC.md, and the side plane tells the network whose lines are whose.
 Rewards            +1 win, -1 loss, 0 draw (only with a whole-number komi) or truncation, at the
-                   last step. ``infos[agent]["score"]`` and ``["winner"]`` at the end.
+                   last step.
+Infos              numbers only, the same keys from ``reset`` on: ``side`` (0 Vertical, 1 Horizontal),
+                   ``winner`` (the winning agent's index; -1 while playing, on a draw or a
+                   truncation), ``score`` (the agent's owned points, komi included, once the game is over; else 0.0), ``illegal_action_by`` (the offender's index
+                   under ``illegal_action="lose"``, else -1).
 Options            ``board_size`` 3..25 (9), ``line_length`` 2..5 and at most the board size (3),
                    ``komi`` any number (0.5), ``max_moves`` (2 * points + 2: never reached),
                    ``render_mode``,

@@ -211,17 +211,18 @@ def test_infos_carry_the_prison():
     from territory_envs import asli_v0
     env = asli_v0.env(board_size=4, komi=2)
     env.reset()
-    assert env.infos["player_0"]["prison"] == {"black": 2, "white": 0}
+    assert env.infos["player_0"]["prison_black"] == 2 and env.infos["player_0"]["prison_white"] == 0
     for move in ("c3", "a1"):
         env.step(cell(env.unwrapped.game_state, move))
     env.step(remove(env.unwrapped.game_state))
-    assert env.infos["player_1"]["prison"] == {"black": 1, "white": 0}
+    assert env.infos["player_1"]["prison_black"] == 1 and env.infos["player_1"]["prison_white"] == 0
     # a capture moves the prison too, and the infos follow at that step
     env = asli_v0.env(board_size=4)
     env.reset(options={"state": asli_position(BEFORE_MINIMAL, to_move="white", prison=[0, 1])})
-    assert env.infos["player_0"]["prison"] == {"black": 0, "white": 1}
+    assert env.infos["player_0"]["prison_black"] == 0 and env.infos["player_0"]["prison_white"] == 1
     env.step(cell(env.unwrapped.game_state, "a2"))  # White captures a4-a3
-    assert env.infos["player_0"]["prison"] == env.infos["player_1"]["prison"] == {"black": 2, "white": 1}
+    for agent in ("player_0", "player_1"):
+        assert (env.infos[agent]["prison_black"], env.infos[agent]["prison_white"]) == (2, 1)
 
 
 def test_prison_removal_is_a_whole_turn():

@@ -92,7 +92,7 @@ def test_max_moves_truncates(game):
     for agent in env.agent_iter():
         obs, reward, term, trunc, info = env.last()
         if term or trunc:
-            assert trunc and not term and reward == 0 and info["winner"] is None
+            assert trunc and not term and reward == 0 and info["winner"] == -1
             env.step(None)
             continue
         env.step(int(np.flatnonzero(obs["action_mask"])[0]))
@@ -106,10 +106,10 @@ def test_agents_and_sides(game):
     sides = make_game(game).sides
     env.reset()
     assert env.possible_agents == ["player_0", "player_1"] and env.agent_selection == "player_0"
-    assert [env.infos[a]["side"] for a in env.possible_agents] == list(sides)
+    assert [sides[env.infos[a]["side"]] for a in env.possible_agents] == list(sides)
     env.reset(options={"swap_sides": True})
     assert env.agent_selection == "player_1"
-    assert [env.infos[a]["side"] for a in env.possible_agents] == list(sides[::-1])
+    assert [sides[env.infos[a]["side"]] for a in env.possible_agents] == list(sides[::-1])
     assert env.observe("player_0")["action_mask"].sum() == 0  # not on move
     assert env.observe("player_1")["action_mask"].sum() > 0
 
@@ -141,7 +141,8 @@ def test_illegal_action_lose_option(game):
     assert env.terminations == {"player_0": True, "player_1": True}
     other = "player_1" if offender == "player_0" else "player_0"
     assert env.rewards == {offender: -1.0, other: 1.0}
-    assert env.infos[offender]["illegal_action_by"] == offender
+    assert env.infos[offender]["illegal_action_by"] == int(offender[-1])
+    assert env.infos[other]["winner"] == int(other[-1])
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -245,3 +246,43 @@ def test_observe_works_for_any_agent_at_any_time(game):
     assert env.agents == []
     final = env.observe("player_0")
     assert final["action_mask"].sum() == 0 and final["observation"].shape == make_game(game, **SMALL[game]).obs_shape
+
+
+@pytest.mark.parametrize("name", ["lin", "linage", "lifeline", "asli"])
+def test_infos_are_numbers_with_the_same_keys_all_game_long(name):
+    """Libraries stack infos into tensors (TorchRL, Tianshou): every value a number, one key set."""
+    import territory_envs
+    small = {"lin": {"board_size": 5, "line_length": 3}, "linage": {"board_size": 5},
+             "lifeline": {"board_size": 3}, "asli": {"board_size": 5}}[name]
+    for illegal in (False, True):
+        env = territory_envs.make(name, illegal_action="lose", **small)
+        env.reset(seed=1)
+        keys = {a: set(env.infos[a]) for a in env.agents}
+        assert keys["player_0"] == keys["player_1"] >= {"side", "winner", "score", "illegal_action_by"}
+        rng = np.random.default_rng(0)
+        final = {}
+        for agent in env.agent_iter():
+            obs, reward, terminated, truncated, info = env.last()
+            assert set(info) == keys[agent]
+            assert all(type(v) in (int, float) for v in info.values()), info
+            if terminated or truncated:
+                final[agent] = dict(info)
+                action = None
+            elif illegal and env.unwrapped.game_state.move_number == 3:
+                action = int(np.flatnonzero(obs["action_mask"] == 0)[0])  # an illegal one: it loses
+            else:
+                action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            env.step(action)
+        state = env.unwrapped.game_state
+        assert {final[a]["side"] for a in final} == {0, 1}
+        if illegal:
+            offender = final["player_0"]["illegal_action_by"]
+            assert offender in (0, 1) and final["player_0"]["winner"] == 1 - offender
+        else:
+            assert final["player_0"]["illegal_action_by"] == -1
+            returns = state.returns()
+            expected = -1 if returns[0] == returns[1] else int(np.argmax(returns))
+            assert final["player_0"]["winner"] == final["player_1"]["winner"] == expected
+            if name in ("lin", "linage"):
+                scores = state.scores()
+                assert final["player_0"]["score"] == float(scores[state.side_of(0)])

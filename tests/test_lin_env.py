@@ -10,10 +10,10 @@ def test_agents_sides_and_swap():
     env.reset()
     assert env.possible_agents == ["player_0", "player_1"]
     assert env.agent_selection == "player_0"
-    assert env.infos["player_0"]["side"] == "black" and env.infos["player_1"]["side"] == "white"
+    assert env.infos["player_0"]["side"] == 0 and env.infos["player_1"]["side"] == 1
     env.reset(options={"swap_sides": True})
     assert env.agent_selection == "player_1"
-    assert env.infos["player_1"]["side"] == "black"
+    assert env.infos["player_1"]["side"] == 0
     # observations are drawn from the observer's side: player_1 (Black) sees its stone as own
     env.step(12)
     assert env.observe("player_1")["observation"][2, 2, 0] == 1

@@ -105,6 +105,7 @@ class TerritoryEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in AGENTS}
         self.terminations = {a: False for a in AGENTS}
         self.truncations = {a: False for a in AGENTS}
+        self._end_facts = (-1, (0.0, 0.0), -1)  # winner, scores by agent, offender (see _update_infos)
         self.infos = {a: {} for a in AGENTS}
         self._update_infos()
         self.agent_selection = AGENTS[self.game_state.current_player]
@@ -164,28 +165,27 @@ class TerritoryEnv(AECEnv):
                 self.truncations[agent] = True
             else:
                 self.terminations[agent] = True
-        winner = None
-        if returns[0] != returns[1]:
-            winner = AGENTS[int(np.argmax(returns))]
+        winner = int(np.argmax(returns)) if returns[0] != returns[1] else -1
         scores = self.game_state.scores()
-        for agent in AGENTS:
-            info = self.infos[agent]
-            info["winner"] = winner
-            if scores is not None:
-                info["score"] = scores[self.game_state.side_of(AGENTS.index(agent))]
-            if truncated:
-                info["truncated_by"] = "max_moves"
-            if illegal is not None:
-                info["illegal_action_by"] = illegal
+        by_agent = (0.0, 0.0) if scores is None else tuple(
+            float(scores[self.game_state.side_of(i)]) for i in range(2))
+        self._end_facts = (winner, by_agent, -1 if illegal is None else PLAYER[illegal])
+        self._update_infos()
 
     def _update_infos(self):
+        """Every value a number, the same keys from ``reset`` to the end, so that libraries can
+        stack infos into tensors: ``side`` (0 the first side, 1 the second), ``winner`` (the
+        winning agent's index, -1 while the game goes on and for a draw or a truncation),
+        ``score`` (this agent's score once the game is over, else 0.0), ``illegal_action_by``
+        (the index of the agent whose illegal action ended the game, else -1), then the game's
+        own facts (:meth:`GameState.info`)."""
         state = self.game_state
-        sides = state.game.sides
         self._infos_flip = state.flip
         self._infos_version = state.info_version
         extra = state.info()
-        self.infos = {"player_0": {"side": sides[state.flip], **extra},
-                      "player_1": {"side": sides[1 ^ state.flip], **extra}}
+        winner, scores, offender = self._end_facts
+        self.infos = {agent: {"side": i ^ state.flip, "winner": winner, "score": scores[i],
+                              "illegal_action_by": offender, **extra} for i, agent in enumerate(AGENTS)}
 
     # --- observations -------------------------------------------------------------------------
     def observe(self, agent):

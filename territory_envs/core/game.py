@@ -171,7 +171,8 @@ class GameState(ABC):
         return None
 
     def info(self) -> dict:
-        """Game facts for ``infos`` besides side, score and winner (e.g. Asli's prison)."""
+        """Game facts for ``infos`` besides side, winner, score and illegal_action_by (e.g. Asli's
+        prison): numbers only, the same keys all game long."""
         return {}
 
     # a game whose ``info()`` changes during play counts the changes here, so the env rebuilds its

@@ -1579,7 +1579,7 @@ class AsliState(GameState):
 
     def info(self) -> dict:
         prison = self.prison
-        return {"prison": {"black": prison[0], "white": prison[1]}}
+        return {"prison_black": int(prison[0]), "prison_white": int(prison[1])}
 
     def overlays(self):
         return [(self.owner == BLACK_OWNS, (40, 40, 40), 0.25), (self.owner == WHITE_OWNS, (250, 250, 250), 0.35),
