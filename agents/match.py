@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from territory_envs import write_record
 from territory_envs.core.game import Game, IllegalActionError
 from territory_envs.core.options import check_bool, excerpt
@@ -33,10 +35,12 @@ class GameResult:
 
 
 def play_game(game: Game, agents: tuple[Agent, Agent], swap_sides: bool = False,
-              seed: int | None = None) -> GameResult:
+              seed: int | None = None, opening: int = 0) -> GameResult:
     """Play one game of ``game`` between ``agents[0]`` (``player_0``) and ``agents[1]``
     (``player_1``); ``player_0`` holds the first side unless ``swap_sides``. Each agent is reset
     with its own seed derived from ``seed`` (``None`` or an integer ``>= 0``) before the game.
+    ``opening``: the first moves are that many uniformly random legal actions drawn from ``seed``
+    (the same for both ``swap_sides``), so that deterministic agents play varied games.
 
     An agent may be a policy callable (:func:`~agents.base.as_agent`). An action that an agent
     returns and the game refuses (not an integer, out of range, illegal) raises
@@ -49,9 +53,16 @@ def play_game(game: Game, agents: tuple[Agent, Agent], swap_sides: bool = False,
     agents = (as_agent(agents[0]), as_agent(agents[1]))
     swap_sides = check_bool("play_game: swap_sides", swap_sides)
     seed = check_seed("play_game", seed)
+    if isinstance(opening, bool) or not isinstance(opening, int) or opening < 0:
+        raise ValueError(f"play_game: opening={excerpt(opening)}: must be an integer >= 0")
     for i, agent in enumerate(agents):
         agent.reset(None if seed is None else seed * 2 + i)
     state = game.new_state(swap_sides=swap_sides)
+    rng = np.random.default_rng(seed)
+    for _ in range(opening):
+        if state.terminal:
+            break
+        state.apply(int(rng.choice(state.legal_actions())))
     while not state.terminal and state.move_number < game.max_moves:
         player = state.current_player
         try:

@@ -230,3 +230,15 @@ def test_the_shipped_networks_play_legal_games(name):
     agent = pretrained(name, sims=2)
     result = play_game(make_game(name), (agent, make_agent("random")), seed=0)
     assert result.moves > 0
+
+
+def test_random_openings_are_shared_by_a_pair_of_games():
+    from territory_envs import read_record
+    game = make_game("lin", **TINY["lin"])
+    greedy = (make_agent("greedy", seed=0), make_agent("greedy", seed=1))
+    a = read_record(play_game(game, greedy, seed=5, opening=3).record).history[:3]
+    b = read_record(play_game(game, greedy, swap_sides=True, seed=5, opening=3).record).history[:3]
+    c = read_record(play_game(game, greedy, seed=6, opening=3).record).history[:3]
+    assert a == b and a != c
+    with pytest.raises(ValueError, match="opening"):
+        play_game(game, greedy, opening=-1)

@@ -44,6 +44,7 @@ class TrainConfig:
     eval_games: int = 20  # games per opponent and per kind (network alone, with search)
     eval_opponents: str = "random,greedy"
     eval_simulations: int = 32
+    eval_opening: int = 2  # random moves that open each pair of evaluation games (one each side)
     net: NetConfig = NetConfig()
     selfplay: SelfPlayConfig = SelfPlayConfig()
 
@@ -75,7 +76,7 @@ class TrainConfig:
                 raise ValueError(f"config: {name}={value!r}: must be {'an integer' if integer else 'a number'} "
                                  f">= {low}")
         for name, low in (("seed", 0), ("threads", 1), ("workers", 0), ("iterations", 0), ("games_per_iteration", 1),
-                          ("batch_size", 1), ("replay_capacity", 1), ("eval_every", 0), ("eval_games", 2),
+                          ("batch_size", 1), ("replay_capacity", 1), ("eval_every", 0), ("eval_games", 2), ("eval_opening", 0),
                           ("eval_simulations", 0)):
             number(name, getattr(self, name), low)
         for name in ("minutes", "learning_rate", "weight_decay", "train_ratio"):

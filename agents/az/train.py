@@ -171,7 +171,8 @@ class Trainer:
             for spec, opponent in opponents:
                 score = 0.0
                 for i in range(cfg.eval_games):
-                    result = play_game(self.game, (me, opponent), swap_sides=bool(i % 2), seed=eval_seed + i)
+                    result = play_game(self.game, (me, opponent), swap_sides=bool(i % 2), seed=eval_seed + i // 2,
+                                       opening=cfg.eval_opening)
                     score += 1.0 if result.winner == 0 else 0.5 if result.winner < 0 else 0.0
                 low, high = wilson_interval(score, cfg.eval_games)
                 results[f"{kind}_vs_{spec}"] = {"score": score / cfg.eval_games, "low": low, "high": high,
