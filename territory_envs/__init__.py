@@ -1,7 +1,9 @@
 """territory-envs: PettingZoo environments for four two-player territory games.
 
 ``territory_envs.make("lin", board_size=9)`` gives an AEC env; ``make_game("lin")`` the bare
-rules (:class:`Game`) whose states (``game.new_state()``) carry the SPEC.md state API. Importing
+rules (:class:`Game`) whose states (``game.new_state()``) carry the SPEC.md state API;
+``gymnasium.make("territory_envs/Lin-v0", opponent="greedy")`` one side against an opponent
+(:mod:`territory_envs.single`). Importing
 this package never imports torch.
 """
 import os as _os
@@ -13,6 +15,9 @@ _clear_stale_cache(_os.path.dirname(_os.path.abspath(__file__)))  # before any k
 from .core.game import Game, GameState, IllegalActionError
 from .core.records import read_record, write_record
 from .registry import game_names, make, make_game, registry
+from .single import GYM_IDS, SingleAgentEnv, register_envs
+
+register_envs()  # gymnasium.make("territory_envs/Lin-v0", ...) and the other three
 
 
 def state_from_dict(data: dict, reachable: bool = True) -> GameState:
@@ -26,5 +31,5 @@ def state_from_json(text: str, reachable: bool = True) -> GameState:
 
 
 __all__ = ["Game", "GameState", "IllegalActionError", "make", "make_game", "game_names", "registry",
-           "read_record", "write_record", "state_from_dict", "state_from_json"]
+           "read_record", "write_record", "state_from_dict", "state_from_json", "SingleAgentEnv", "GYM_IDS"]
 __version__ = "0.1.0"

@@ -1,0 +1,206 @@
+"""Each game as a single-agent ``gymnasium.Env``: the agent plays one side, an opponent inside the
+env plays the other.
+
+::
+
+    import gymnasium, territory_envs
+    env = gymnasium.make("territory_envs/Lin-v0", board_size=5, line_length=3, opponent="greedy")
+    obs, info = env.reset(seed=0)
+    obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+
+The ids ``territory_envs/Lin-v0``, ``Linage-v0``, ``Lifeline-v0`` and ``Asli-v0`` are registered
+when ``territory_envs`` is imported; every keyword of ``gymnasium.make`` is an option of the game or
+of this env:
+
+* ``opponent``: ``"random"`` (default), any :func:`agents.make_agent` spec (``"greedy"``,
+  ``"mcts:64"``, ``"az:runs/lin"``), an agent object with ``act(state)``, or a policy callable
+  ``f(observation, action_mask) -> action`` that sees the opponent's own observation;
+* ``seat``: ``"alternate"`` (default: the agent takes the first side in the first episode after a
+  seeded reset, then the second, and so on), ``"random"`` (drawn from the reset's seed), ``0`` (always first) or ``1``;
+* ``obs_dtype``: ``"int8"`` (default, the planes as the AEC env gives them) or ``"float32"`` for
+  libraries that need floats;
+* ``illegal_action``: ``"raise"`` (an ``IllegalActionError``, nothing changes) or ``"lose"``
+  (the episode ends with reward -1);
+* ``render_mode``: ``"ansi"``, ``"rgb_array"`` or ``"human"``.
+
+The opponent's moves are made inside ``step``, after the agent's, until the agent is to move again
+or the game is over, so the agent's final reward (a loss included) belongs to its own transition.
+Rewards: +1 win, -1 loss, 0 draw, truncation and every other step. ``action_masks()`` is the mask
+that sb3-contrib's ``MaskablePPO`` asks for. ``info``: numbers only, the same keys from reset to
+the end: ``side`` (the agent's side, 0 first), ``winner`` (-1 none or a draw, 0 the agent, 1 the
+opponent), ``score`` (the agent's score at the end, else 0.0), ``opponent_moves`` (moves the
+opponent made in this step), then the game's own facts.
+"""
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from .core.game import IllegalActionError, as_action
+from .core.options import check_choice, excerpt
+from .registry import make_game
+
+GYM_IDS = {"lin": "territory_envs/Lin-v0", "linage": "territory_envs/Linage-v0",
+           "lifeline": "territory_envs/Lifeline-v0", "asli": "territory_envs/Asli-v0"}
+
+
+class _PolicyOpponent:
+    """A policy callable as an opponent: it sees its own observation and mask."""
+
+    def __init__(self, policy):
+        self.policy = policy
+        self.name = getattr(policy, "__name__", "policy")
+
+    def act(self, state):
+        mask = state.legal_mask()
+        return self.policy({"observation": state.observation(state.current_player), "action_mask": mask}, mask)
+
+
+def make_opponent(opponent, seed: int | None = None):
+    """An object with ``act(state)`` from a spec string, an agent or a policy callable."""
+    if isinstance(opponent, str):
+        try:
+            from agents import make_agent
+        except ImportError as err:  # the agents package ships beside territory_envs
+            raise ValueError(f"opponent {opponent!r}: the agents package is needed for spec strings ({err})") from None
+        return make_agent(opponent, seed=seed)
+    if callable(getattr(opponent, "act", None)):
+        return opponent
+    if callable(opponent):
+        return _PolicyOpponent(opponent)
+    raise ValueError(f"opponent={excerpt(opponent)}: expected an agent spec (\"random\", \"greedy\", "
+                     f"\"mcts:64\", ...), an object with act(state) or a callable (observation, mask) -> action")
+
+
+class SingleAgentEnv(gymnasium.Env):
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 2}
+
+    def __init__(self, game: str, opponent="random", seat="alternate", obs_dtype: str = "int8",
+                 illegal_action: str = "raise", render_mode: str | None = None, **options):
+        self.game = make_game(game, **options)
+        self.opponent_spec = opponent
+        self.opponent = make_opponent(opponent)
+        if seat not in ("alternate", "random", 0, 1) or isinstance(seat, bool):
+            raise ValueError(f"option seat={excerpt(seat)}: must be 'alternate', 'random', 0 or 1")
+        self.seat = seat
+        self.obs_dtype = check_choice("obs_dtype", obs_dtype, ("int8", "float32"))
+        self.illegal_action = check_choice("illegal_action", illegal_action, ("raise", "lose"))
+        self.render_mode = check_choice("render_mode", render_mode, (None, *self.metadata["render_modes"]))
+        g = self.game
+        dtype = np.float32 if self.obs_dtype == "float32" else np.int8
+        self.observation_space = spaces.Dict({
+            "observation": spaces.Box(low=g.obs_low.astype(dtype), high=g.obs_high.astype(dtype), dtype=dtype),
+            "action_mask": spaces.Box(low=0, high=1, shape=(g.num_actions,), dtype=np.int8),
+        })
+        self.action_space = spaces.Discrete(g.num_actions)
+        self.state = None
+        self.player = 0  # the agent's player index in the state
+        self.episodes = 0
+        self._zero_mask = np.zeros(g.num_actions, dtype=np.int8)
+
+    # --- gymnasium ---------------------------------------------------------------------------
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        if options is not None and not isinstance(options, dict):
+            raise ValueError(f"reset: options={excerpt(options)}: must be a dict or None")
+        if seed is not None:
+            self.episodes = 0  # a seed restarts everything, the alternation of seats included
+        if self.seat == "alternate":
+            self.player = self.episodes % 2
+        elif self.seat == "random":
+            self.player = int(self.np_random.integers(2))
+        else:
+            self.player = self.seat
+        self.episodes += 1
+        if hasattr(self.opponent, "reset"):
+            self.opponent.reset(int(self.np_random.integers(2**31)))
+        self.state = self.game.new_state()
+        moves = self._opponent_moves()
+        return self._observation(), self._info(moves)
+
+    def step(self, action):
+        if self.state is None:
+            raise RuntimeError("step() called before reset()")
+        state = self.state
+        if self._over():
+            raise RuntimeError("step() called after the episode ended; call reset()")
+        try:
+            a = as_action(action, self.game.num_actions)
+            if not state.mask[a]:
+                raise IllegalActionError(f"action {self.game.action_to_notation(a)} ({a}) is not legal here")
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            self._lost_by_illegal = True
+            return self._observation(), -1.0, True, False, self._info(0, winner=1)
+        state.apply(a)
+        moves = self._opponent_moves()
+        terminated = state.terminal
+        truncated = not terminated and state.move_number >= self.game.max_moves
+        reward = float(state.returns()[self.player]) if terminated else 0.0
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), reward, terminated, truncated, self._info(moves)
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of the agent (sb3-contrib's ``MaskablePPO`` calls this)."""
+        return self._observation()["action_mask"].astype(bool)
+
+    def render(self):
+        if self.render_mode is None or self.state is None:
+            return None
+        if self.render_mode == "rgb_array":
+            return self.state.render_rgb()
+        text = self.state.render_ansi()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    # --- inside ----------------------------------------------------------------------------------
+    def _over(self) -> bool:
+        return (self.state.terminal or self.state.move_number >= self.game.max_moves
+                or getattr(self, "_lost_by_illegal", False))
+
+    def _opponent_moves(self) -> int:
+        """Let the opponent move until the agent is to move or the game is over."""
+        self._lost_by_illegal = False
+        state, moves = self.state, 0
+        while not self._over() and state.current_player != self.player:
+            action = self.opponent.act(state.clone())
+            try:
+                state.apply(action)
+            except IllegalActionError as err:
+                raise IllegalActionError(f"the opponent {excerpt(getattr(self.opponent, 'name', self.opponent))} "
+                                         f"returned an illegal action: {err}") from None
+            moves += 1
+        return moves
+
+    def _observation(self) -> dict:
+        state = self.state
+        planes = state.observation(self.player)
+        if self.obs_dtype == "float32":
+            planes = planes.astype(np.float32)
+        mask = state.mask.copy() if not self._over() and state.current_player == self.player else self._zero_mask.copy()
+        return {"observation": planes, "action_mask": mask}
+
+    def _info(self, opponent_moves: int, winner: int | None = None) -> dict:
+        state = self.state
+        if winner is None:
+            winner = -1
+            if state.terminal and state.winner >= 0:
+                winner = 0 if (state.winner ^ state.flip) == self.player else 1
+        scores = state.scores()
+        over = self._over() or winner >= 0
+        score = float(scores[state.side_of(self.player)]) if over and scores is not None else 0.0
+        return {"side": state.side_of(self.player), "winner": winner, "score": score,
+                "opponent_moves": opponent_moves, **state.info()}
+
+
+def register_envs() -> None:
+    """Register the four ids with gymnasium (once)."""
+    for name, env_id in GYM_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point="territory_envs.single:SingleAgentEnv",
+                               kwargs={"game": name})
