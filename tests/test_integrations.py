@@ -14,3 +14,24 @@ def test_sb3_maskable_ppo_trains_without_an_illegal_action():
     model = example.train(2048, seed=0, board_size=5, line_length=3)
     assert model.num_timesteps >= 2048
     example.win_rate(model, 4, board_size=5, line_length=3)  # masked predictions: an illegal one would raise
+
+
+SMALL = {"lin": {"board_size": 5, "line_length": 3}, "linage": {"board_size": 5},
+         "lifeline": {"board_size": 3}, "asli": {"board_size": 5}}
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_torchrl_wrapper_passes_its_spec_check_and_rolls_out(name):
+    pytest.importorskip("torchrl")
+    from torchrl.envs.utils import check_env_specs
+    import torchrl_rollout as example  # examples/torchrl_rollout.py
+    env = example.wrapped(name, **SMALL[name])
+    check_env_specs(env)
+    rollout = env.rollout(40, break_when_any_done=False)
+    assert rollout.batch_size[0] == 40
+    group = next(iter(env.group_map))
+    masks = rollout[group, "action_mask"]
+    actions = rollout[group, "action"]
+    # TorchRL's random actions respect the mask: the env would raise otherwise; and the masks are ours
+    assert masks.any(-1).any()
+    assert actions.shape[0] == 40
