@@ -35,3 +35,12 @@ def test_torchrl_wrapper_passes_its_spec_check_and_rolls_out(name):
     # TorchRL's random actions respect the mask: the env would raise otherwise; and the masks are ours
     assert masks.any(-1).any()
     assert actions.shape[0] == 40
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_tianshou_masked_dqn_trains_an_epoch(name):
+    pytest.importorskip("tianshou")
+    import tianshou_dqn as example  # examples/tianshou_dqn.py
+    # the AEC env raises on an illegal action: an epoch of collection proves the masks are kept
+    result, learner = example.train(name, epochs=1, epoch_steps=200, envs=2, **SMALL[name])
+    assert result.train_step >= 200 and result.update_step > 0
