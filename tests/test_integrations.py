@@ -44,3 +44,26 @@ def test_tianshou_masked_dqn_trains_an_epoch(name):
     # the AEC env raises on an illegal action: an epoch of collection proves the masks are kept
     result, learner = example.train(name, epochs=1, epoch_steps=200, envs=2, **SMALL[name])
     assert result.train_step >= 200 and result.update_step > 0
+
+
+def test_supersuit_observation_lambda_on_the_observation_key():
+    """The README's recipe: SuperSuit's wrappers refuse a Dict space unless told how to map it."""
+    ss = pytest.importorskip("supersuit")
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo.test import api_test
+
+    import territory_envs
+
+    def observation(obs, space):
+        return {"observation": obs["observation"].astype(np.float32), "action_mask": obs["action_mask"]}
+
+    def space(old):
+        planes = old["observation"]
+        return spaces.Dict({"observation": spaces.Box(planes.low.astype(np.float32), planes.high.astype(np.float32),
+                                                      dtype=np.float32), "action_mask": old["action_mask"]})
+
+    env = ss.observation_lambda_v0(territory_envs.make("asli", board_size=5), observation, space)
+    api_test(env, num_cycles=30)
+    env.reset(seed=0)
+    assert env.observe("player_0")["observation"].dtype == np.float32
