@@ -40,7 +40,7 @@ class TrainConfig:
     weight_decay: float = 1e-4
     train_ratio: float = 4.0  # times each new position is drawn for learning, on average
     replay_capacity: int = 50_000
-    eval_every: int = 4  # iterations between evaluations (and kept checkpoints); 0: never
+    eval_every: int = 12  # iterations between evaluations (and kept checkpoints); 0: never
     eval_games: int = 20  # games per opponent and per kind (network alone, with search)
     eval_opponents: str = "random,greedy"
     eval_simulations: int = 32
