@@ -225,8 +225,7 @@ def test_an_exported_network_plays_as_the_pretrained_one(tmp_path, monkeypatch):
 @pytest.mark.parametrize("name", sorted(TINY))
 def test_the_shipped_networks_play_legal_games(name):
     from agents.az.agent import pretrained, pretrained_path
-    if not pretrained_path(name).is_file():
-        pytest.skip(f"no pretrained {name} network in agents/pretrained/")
+    assert pretrained_path(name).is_file(), f"agents/pretrained/{name}.pt is not shipped"
     agent = pretrained(name, sims=2)
     result = play_game(make_game(name), (agent, make_agent("random")), seed=0)
     assert result.moves > 0
