@@ -1,0 +1,64 @@
+"""How strong a trained network is: matches against the baseline ladder, both sides equally.
+
+::
+
+    python -m benchmarks.az_strength lin --agent az:runs/lin --games 200 \
+        --against "az:runs/lin:sims=0=random" "az:runs/lin=greedy" "az:runs/lin=mcts:256"
+
+Each ``A=B`` plays ``--games`` games of A against B (A first in half of them), each pair of games
+opening with ``--opening`` uniformly random moves shared by both (so that deterministic agents
+play varied games), over ``--workers`` processes. Prints A's score (wins + draws / 2) with its 95%
+Wilson interval and the Elo difference it means.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+from concurrent.futures import ProcessPoolExecutor
+
+from agents import make_agent, play_game
+from agents.stats import wilson_interval
+from territory_envs import make_game
+
+
+def _play(task):
+    game_name, a, b, index, opening = task
+    import torch
+    torch.set_num_threads(1)
+    game = make_game(game_name)
+    agents = (make_agent(a, seed=2 * index), make_agent(b, seed=2 * index + 1))
+    result = play_game(game, agents, swap_sides=bool(index % 2), seed=index // 2, opening=opening)
+    return 1.0 if result.winner == 0 else 0.5 if result.winner < 0 else 0.0
+
+
+def match(game_name: str, a: str, b: str, games: int, opening: int, workers: int) -> dict:
+    tasks = [(game_name, a, b, i, opening) for i in range(games)]
+    with ProcessPoolExecutor(workers) as pool:
+        scores = list(pool.map(_play, tasks))
+    score = sum(scores)
+    low, high = wilson_interval(score, games)
+    rate = score / games
+    clipped = min(max(rate, 0.5 / games), 1 - 0.5 / games)
+    return {"a": a, "b": b, "games": games, "score": rate, "low": low, "high": high,
+            "elo": 400 * math.log10(clipped / (1 - clipped))}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("game")
+    parser.add_argument("--against", nargs="+", required=True, metavar="A=B")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--opening", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    print(f"{args.game}: {args.games} games per match, both sides equally, {args.opening} random opening moves\n")
+    print("| agent | opponent | score | 95% interval | Elo difference |")
+    print("|---|---|---|---|---|")
+    for pair in args.against:
+        a, _, b = pair.rpartition("=")
+        r = match(args.game, a, b, args.games, args.opening, args.workers)
+        print(f"| `{a}` | `{b}` | {r['score']:.3f} | {r['low']:.3f}-{r['high']:.3f} | {r['elo']:+.0f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
