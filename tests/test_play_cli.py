@@ -164,3 +164,9 @@ def test_bad_arguments_are_usage_errors(argv, message, capsys):
 def test_unwritable_record_is_reported(tmp_path):
     code, out = run_play(LIN_5 + ["--vs", "random", "--record", str(tmp_path)], ["quit"])
     assert code == 1 and "cannot write the record" in out
+
+
+def test_playing_against_the_pretrained_network():
+    # the person plays first; the shipped Lin network answers (default 9x9 options)
+    code, out = run_play(["lin", "--vs", "az:sims=0"], ["e5", "quit"])
+    assert code == 0 and "Traceback" not in out and "az:sims=0" in out
