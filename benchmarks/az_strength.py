@@ -13,10 +13,10 @@ Wilson interval and the Elo difference it means.
 from __future__ import annotations
 
 import argparse
-import math
 from concurrent.futures import ProcessPoolExecutor
 
 from agents import make_agent, play_game
+from agents.az.train import elo
 from agents.stats import wilson_interval
 from territory_envs import make_game
 
@@ -38,9 +38,7 @@ def match(game_name: str, a: str, b: str, games: int, opening: int, workers: int
     score = sum(scores)
     low, high = wilson_interval(score, games)
     rate = score / games
-    clipped = min(max(rate, 0.5 / games), 1 - 0.5 / games)
-    return {"a": a, "b": b, "games": games, "score": rate, "low": low, "high": high,
-            "elo": 400 * math.log10(clipped / (1 - clipped))}
+    return {"a": a, "b": b, "games": games, "score": rate, "low": low, "high": high, "elo": elo(rate, games)}
 
 
 def main() -> None:

@@ -159,6 +159,16 @@ def state_dict_cpu(net: torch.nn.Module) -> dict:
 
 
 # --- worker processes ------------------------------------------------------------------------------
+def set_threads(threads: int) -> None:
+    """torch's and numba's threads in this process."""
+    torch.set_num_threads(threads)
+    try:
+        import numba
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    except (ImportError, ValueError):
+        pass
+
+
 _PROCESS_WORKER = None
 
 
@@ -166,12 +176,7 @@ def init_process(game_name: str, options: dict, net_config: dict, config: dict) 
     """Initialiser of a self-play process: one thread for torch and numba, one worker."""
     global _PROCESS_WORKER
     from territory_envs import make_game
-    torch.set_num_threads(1)
-    try:
-        import numba
-        numba.set_num_threads(1)
-    except (ImportError, ValueError):
-        pass
+    set_threads(1)
     _PROCESS_WORKER = SelfPlayWorker(make_game(game_name, **options), NetConfig(**net_config),
                                      SelfPlayConfig(**config))
 

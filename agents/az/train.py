@@ -31,7 +31,7 @@ from . import checkpoint
 from .config import TrainConfig, read_toml, to_toml
 from .network import PolicyValueNet
 from .replay import ReplayBuffer
-from .selfplay import Samples, SelfPlayWorker, init_process, play_in_process, state_dict_cpu
+from .selfplay import Samples, SelfPlayWorker, init_process, play_in_process, set_threads, state_dict_cpu
 
 
 class Trainer:
@@ -233,15 +233,6 @@ def elo(score: float, games: int) -> float:
     """The Elo difference that a score rate means, kept finite (a half game away from 0 and 1)."""
     s = min(max(score, 0.5 / games), 1 - 0.5 / games)
     return 400 * math.log10(s / (1 - s))
-
-
-def set_threads(threads: int) -> None:
-    torch.set_num_threads(threads)
-    try:
-        import numba
-        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-    except (ImportError, ValueError):
-        pass
 
 
 # --- reporting ---------------------------------------------------------------------------------------
