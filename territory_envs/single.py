@@ -30,6 +30,9 @@ that sb3-contrib's ``MaskablePPO`` asks for. ``info``: numbers only, the same ke
 the end: ``side`` (the agent's side, 0 first), ``winner`` (-1 none or a draw, 0 the agent, 1 the
 opponent), ``score`` (the agent's score at the end, else 0.0), ``opponent_moves`` (moves the
 opponent made in this step), then the game's own facts.
+
+``gymnasium.make_vec(id, num_envs=1024, ...)`` gives the batched form of the same env, stepped in
+compiled code (``territory_envs.single_vector``).
 """
 from __future__ import annotations
 
@@ -203,4 +206,5 @@ def register_envs() -> None:
     for name, env_id in GYM_IDS.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point="territory_envs.single:SingleAgentEnv",
+                               vector_entry_point="territory_envs.single_vector:SingleAgentVectorEnv",
                                kwargs={"game": name})

@@ -54,6 +54,18 @@ def _not_int(value) -> bool:
     return isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer))
 
 
+def batch_actions(actions, num_envs: int) -> np.ndarray:
+    """``actions`` as int64 ``(num_envs,)``; anything else (floats included) is an ``IllegalActionError``."""
+    try:
+        actions = np.asarray(actions)
+    except (ValueError, TypeError):
+        raise IllegalActionError(f"actions must be an integer array of shape ({num_envs},)") from None
+    if actions.shape != (num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+        raise IllegalActionError(f"actions must be an integer array of shape ({num_envs},), got "
+                                 f"{actions.dtype} of shape {actions.shape} (floats are refused)")
+    return actions.astype(np.int64, copy=False)
+
+
 class VectorEnv:
     """``num_envs`` games of one kind, stepped together (see the module docstring)."""
 
@@ -78,6 +90,9 @@ class VectorEnv:
         self.truncated = np.zeros(b, dtype=np.bool_)
         self.final_observations = np.zeros((b, *g.obs_shape), dtype=np.int8)
         self.final_scores = np.zeros((b, 2), dtype=np.float32)
+        # whose view a finished game's last observation takes: -1 the side that would move (the
+        # module docstring); territory_envs.single_vector sets its agents' players
+        self.final_view = np.full(b, -1, dtype=np.int8)
         self.single_action_space_n = g.num_actions
         self._streams = None  # sample_actions' random state, one word per game (set by reset)
         self._bad = np.zeros(b, dtype=np.bool_)  # step's check: which actions are illegal
@@ -125,16 +140,13 @@ class VectorEnv:
     def step(self, actions):
         if not self._ready:
             raise RuntimeError("step() called before reset()")
-        try:
-            actions = np.asarray(actions)
-        except (ValueError, TypeError):
-            raise IllegalActionError(f"actions must be an integer array of shape ({self.num_envs},)") from None
-        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
-            raise IllegalActionError(f"actions must be an integer array of shape ({self.num_envs},), got "
-                                     f"{actions.dtype} of shape {actions.shape} (floats are refused)")
-        actions = actions.astype(np.int64, copy=False)
+        return self._step_checked(batch_actions(actions, self.num_envs), skip=False)
+
+    def _step_checked(self, actions, skip: bool):
+        """Step after checking ``actions`` (int64 ``(B,)``) against the batch's mask; with ``skip``,
+        games whose action is -1 sit the step out (no reward, no end, nothing changes)."""
         self._threads()
-        if illegal_actions(self._batch.mask, actions, self._bad):
+        if illegal_actions(self._batch.mask, actions, self._bad, skip):
             bad = np.flatnonzero(self._bad)
             raise IllegalActionError(f"illegal actions in games {bad[:10].tolist()}"
                                      f"{' ...' if len(bad) > 10 else ''}: {actions[bad[:10]].tolist()}")
@@ -218,6 +230,9 @@ class _SquareBatch(_Batch):
     def agents(self):
         return self.to_move ^ self.flip
 
+    def flips(self):
+        return self.flip
+
     def fields(self, i: int) -> dict:
         return {"to_move": int(self.to_move[i]), "flip": int(self.flip[i])}
 
@@ -246,7 +261,7 @@ class _LinBatch(_SquareBatch):
         lin_batch_step(actions, self.board, self.alive, self.mask, self.to_move, self.flip, self.move_number,
                        *self._geo(), self.game.options["komi"], self.komi_planes, self.game.max_moves,
                        env.observations, env.rewards, env.terminated, env.truncated, env.final_observations,
-                       env.final_scores)
+                       env.final_scores, env.final_view)
 
     def load(self, i, state):
         super().load(i, state)
@@ -285,7 +300,7 @@ class _LinageBatch(_SquareBatch):
                           self.passes, self.points, self.free, self.to_move, self.flip, self.move_number, *self._geo(),
                           float(self.game.options["komi"]), self.komi_planes, self.game.max_moves,
                           env.observations, env.rewards, env.terminated, env.truncated,
-                          env.final_observations, env.final_scores)
+                          env.final_observations, env.final_scores, env.final_view)
 
     def fields(self, i):
         return {**super().fields(i), "passes": int(self.passes[i])}
@@ -310,6 +325,9 @@ class _ScalarRowBatch(_Batch):
     def agents(self):
         r = self.rules
         return self.scalars[:, r.TO_MOVE] ^ self.scalars[:, r.FLIP]
+
+    def flips(self):
+        return self.scalars[:, self.rules.FLIP]
 
 
 class _LifelineBatch(_ScalarRowBatch):
@@ -339,7 +357,8 @@ class _LifelineBatch(_ScalarRowBatch):
         self.rules.lifeline_batch_step(actions, self.board, self.mask, self.alive_cell, self.links, self.memo, self.scalars,
                                        self.move_number, g.pie_index, g.geometry.num_points, g.max_moves,
                                        *self.game.kernel_args, env.observations, env.rewards, env.terminated,
-                                       env.truncated, env.final_observations, env.final_scores, self.start)
+                                       env.truncated, env.final_observations, env.final_scores, self.start,
+                                       env.final_view)
 
     def fields(self, i):
         r, s = self.rules, self.scalars[i]
@@ -390,7 +409,7 @@ class _AsliBatch(_ScalarRowBatch):
         self.rules.asli_batch_step(actions, self.board, self.mask, self.owner, self.danger, self.scalars, self.seen,
                                    self.memo, self.move_number, g.options["komi"], g.geometry.num_points, g.max_moves,
                                    *g.zobrist, *g.kernel_args, env.observations, env.rewards, env.terminated,
-                                   env.truncated, env.final_observations, env.final_scores)
+                                   env.truncated, env.final_observations, env.final_scores, env.final_view)
 
     def fields(self, i):
         r, s = self.rules, self.scalars[i]

@@ -15,6 +15,7 @@ The effective config is written to ``config.toml`` in the run folder, which ``--
 """
 from __future__ import annotations
 
+import importlib.util
 import math
 import tomllib
 from dataclasses import asdict, dataclass, field, fields, replace
@@ -31,7 +32,8 @@ class TrainConfig:
     options: dict = field(default_factory=dict)
     seed: int = 0
     threads: int = 1  # torch's and numba's threads in the learner
-    workers: int = 2  # self-play processes (one thread each); 0: self-play in the learner's process
+    workers: int = 2  # self-play processes or Ray actors (one thread each); 0: self-play in the learner's process
+    ray_address: str = ""  # "": processes on this machine; "auto", "HOST:PORT", "local": Ray actors (ray_pool.py)
     minutes: float = 20.0  # training time (self-play, learning and evaluation), summed over resumes
     iterations: int = 0  # stop after this many iterations as well (0: no limit)
     games_per_iteration: int = 32
@@ -92,6 +94,13 @@ class TrainConfig:
             number(f"selfplay.{name}", getattr(sp, name), 0, integer=False)
         if not 0 < sp.full_fraction <= 1:
             raise ValueError(f"config: selfplay.full_fraction={sp.full_fraction!r}: must be in (0, 1]")
+        if not isinstance(self.ray_address, str):
+            raise ValueError(f"config: ray_address={self.ray_address!r}: must be a string")
+        if self.ray_address and self.workers < 1:
+            raise ValueError(f"config: ray_address={self.ray_address!r} needs workers >= 1 (the Ray actors)")
+        if self.ray_address and importlib.util.find_spec("ray") is None:
+            raise ValueError(f"config: ray_address={self.ray_address!r}: self-play on Ray needs the ray package "
+                             f"(pip install -e \".[ray]\")")
         if not isinstance(self.options, dict):
             raise ValueError(f"config: options must be a table of the game's options")
         game = make_game(self.game, **self.options)  # ValueError naming a bad game or option

@@ -172,7 +172,7 @@ def set_threads(threads: int) -> None:
 _PROCESS_WORKER = None
 
 
-def init_process(game_name: str, options: dict, net_config: dict, config: dict) -> None:
+def _init_process(game_name: str, options: dict, net_config: dict, config: dict) -> None:
     """Initialiser of a self-play process: one thread for torch and numba, one worker."""
     global _PROCESS_WORKER
     from territory_envs import make_game
@@ -181,6 +181,26 @@ def init_process(game_name: str, options: dict, net_config: dict, config: dict) 
                                      SelfPlayConfig(**config))
 
 
-def play_in_process(weights: dict, seeds: list) -> tuple[Samples, dict]:
+def _play_in_process(weights: dict, seeds: list) -> tuple[Samples, dict]:
     _PROCESS_WORKER.set_weights(weights)
     return _PROCESS_WORKER.play_games(seeds)
+
+
+class ProcessSelfPlay:
+    """``workers`` self-play processes on this machine (spawned, one thread each); ``play(weights,
+    chunks)`` plays one chunk of seeds per process and returns the results in the order of
+    ``chunks``. :class:`agents.az.ray_pool.RaySelfPlay` is the same on a Ray cluster."""
+
+    def __init__(self, workers: int, game_name: str, options: dict, net_config: dict, selfplay_config: dict):
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        self.executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                            initializer=_init_process,
+                                            initargs=(game_name, options, net_config, selfplay_config))
+
+    def play(self, weights: dict, chunks: list) -> list:
+        futures = [self.executor.submit(_play_in_process, weights, chunk) for chunk in chunks]
+        return [f.result() for f in futures]
+
+    def shutdown(self) -> None:
+        self.executor.shutdown()

@@ -31,7 +31,8 @@ from . import checkpoint
 from .config import TrainConfig, read_toml, to_toml
 from .network import PolicyValueNet
 from .replay import ReplayBuffer
-from .selfplay import Samples, SelfPlayWorker, init_process, play_in_process, set_threads, state_dict_cpu
+from .ray_pool import RaySelfPlay
+from .selfplay import ProcessSelfPlay, Samples, SelfPlayWorker, set_threads, state_dict_cpu
 
 
 class Trainer:
@@ -47,7 +48,7 @@ class Trainer:
         self.buffer = ReplayBuffer(self.game, config.replay_capacity)
         self.rng = np.random.default_rng([config.seed, 1])  # batches and symmetries
         self.worker = SelfPlayWorker(self.game, config.net, config.selfplay)
-        self.pool = None  # the self-play processes, started on first use when config.workers > 0
+        self.pool = None  # the self-play processes or Ray actors, started on first use when config.workers > 0
         self.iteration = 0
         self.steps = 0
         self.elapsed = 0.0  # seconds of training, over all resumes
@@ -99,7 +100,7 @@ class Trainer:
 
     def self_play(self):
         """This iteration's games, each seeded by (seed, iteration, game): in this process, or split
-        over ``workers`` processes (the same games either way)."""
+        over ``workers`` processes or Ray actors (the same games either way)."""
         cfg = self.config
         seeds = [[cfg.seed, self.iteration, i] for i in range(cfg.games_per_iteration)]
         weights = state_dict_cpu(self.net)
@@ -112,15 +113,11 @@ class Trainer:
             finally:
                 torch.set_num_threads(threads)
         if self.pool is None:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
-            self.pool = ProcessPoolExecutor(
-                cfg.workers, mp_context=multiprocessing.get_context("spawn"), initializer=init_process,
-                initargs=(self.game.name, self.game.options, asdict(cfg.net), cfg.selfplay.to_dict()))
+            args = (cfg.workers, self.game.name, self.game.options, asdict(cfg.net), cfg.selfplay.to_dict())
+            self.pool = RaySelfPlay(cfg.ray_address, *args) if cfg.ray_address else ProcessSelfPlay(*args)
         size = -(-len(seeds) // cfg.workers)
         chunks = [seeds[k:k + size] for k in range(0, len(seeds), size)]  # in order, so samples are too
-        futures = [self.pool.submit(play_in_process, weights, chunk) for chunk in chunks if chunk]
-        results = [f.result() for f in futures]
+        results = self.pool.play(weights, chunks)
         samples = Samples.concatenate([r[0] for r in results], self.game)
         stats = {k: sum(r[1][k] for r in results) for k in results[0][1] if k != "seconds"}
         stats["seconds"] = max(r[1]["seconds"] for r in results)
@@ -335,7 +332,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--iterations", type=int)
     p.add_argument("--seed", type=int)
     p.add_argument("--threads", type=int)
-    p.add_argument("--workers", type=int, help="self-play processes (0: self-play in this process)")
+    p.add_argument("--workers", type=int, help="self-play processes, or Ray actors with --ray-address "
+                   "(0: self-play in this process)")
+    p.add_argument("--ray-address", help="self-play on Ray actors: 'auto' (a running cluster), HOST:PORT, "
+                   "ray://HOST:10001 or 'local'")
     for name in ("board-size", "line-length", "komi", "pie", "max-moves"):
         p.add_argument(f"--{name}", dest=f"option_{name.replace('-', '_')}", help="a game option")
     p.add_argument("--games-per-iteration", type=int)
@@ -367,7 +367,7 @@ def config_from_args(args) -> TrainConfig:
     if args.config:
         data.update(read_toml(args.config))
     flat = {"game": args.game, "minutes": args.minutes, "iterations": args.iterations, "seed": args.seed,
-            "threads": args.threads, "workers": args.workers, "games_per_iteration": args.games_per_iteration,
+            "threads": args.threads, "workers": args.workers, "ray_address": args.ray_address, "games_per_iteration": args.games_per_iteration,
             "batch_size": args.batch_size, "eval_every": args.eval_every, "eval_games": args.eval_games,
             "eval_opponents": args.eval_opponents}
     data.update({k: v for k, v in flat.items() if v is not None})

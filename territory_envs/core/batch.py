@@ -1,6 +1,7 @@
 """Bookkeeping shared by the four games' batched kernels (``territory_envs.vector``): after one
-action of game ``e``, its rewards, end flags and move count, the same for every game; and the
-compiled draw of random legal actions (``VectorEnv.sample_actions``)."""
+action of game ``e``, its rewards, end flags and move count, the same for every game; games that
+sit a step out; whose view a finished game's last observation takes; and the compiled draw of
+random legal actions (``VectorEnv.sample_actions``)."""
 from __future__ import annotations
 
 import numpy as np
@@ -25,6 +26,26 @@ def after_action(e, ended_by_rules, winner_side, flip, move_number, max_moves, m
             rewards[e, winner] = 1.0
             rewards[e, 1 - winner] = -1.0
     return terminated[e] or truncated[e]
+
+
+@njit(cache=True)
+def skip_game(e, actions, rewards, terminated, truncated):
+    """Whether game ``e`` sits this step out (its action is -1: a subset of the batch steps, e.g.
+    the opponent's moves in ``territory_envs.single_vector``); it then reports no reward and no end."""
+    if actions[e] >= 0:
+        return False
+    rewards[e, 0] = 0.0
+    rewards[e, 1] = 0.0
+    terminated[e] = False
+    truncated[e] = False
+    return True
+
+
+@njit(cache=True)
+def final_viewer(player, to_move, flip):
+    """The side whose view a finished game's last observation takes: that of agent ``player``, or
+    the side that would move where ``player`` is -1."""
+    return to_move if player < 0 else player ^ flip
 
 
 # splitmix64 (Steele, Lea and Flood 2014): one 64-bit word of state per game, so each game draws
@@ -64,12 +85,13 @@ def sample_legal(mask, streams, out):
                 break
 
 
-@njit(cache=True, parallel=True)
-def illegal_actions(mask, actions, bad):
-    """``bad[e]``: ``actions[e]`` is out of range or masked out in ``mask[e]``. Returns how many."""
+@njit(cache=True)  # one test per game: starting threads would cost more than the work
+def illegal_actions(mask, actions, bad, skip):
+    """``bad[e]``: ``actions[e]`` is out of range or masked out in ``mask[e]`` (-1 allowed with
+    ``skip``: the game sits the step out). Returns how many."""
     count = 0
-    for e in prange(actions.shape[0]):
+    for e in range(actions.shape[0]):
         a = actions[e]
-        bad[e] = not (0 <= a < mask.shape[1] and mask[e, a] != 0)
+        bad[e] = not ((0 <= a < mask.shape[1] and mask[e, a] != 0) or (skip and a == -1))
         count += bad[e]
     return count

@@ -54,7 +54,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit, prange
 
-from ..core.batch import after_action
+from ..core.batch import after_action, final_viewer, skip_game
 from ..core.game import Game, GameState, Plane, check_first_turns, field_bool, field_bools, field_int, field_ints
 from ..core.geometry import square
 from ..core.kernels import (EMPTY, MANY, adjacent, flood_equal, flood_listing, hash_contains, hash_insert, hash_rehash,
@@ -1602,11 +1602,14 @@ AsliGame.state_class = AsliState
 @njit(cache=True, parallel=True)
 def asli_batch_step(actions, board, mask, owner, danger, scalars, seen, memo, move_number, komi, points, max_moves,
                     keys, side_key, on_board, neighbours, degree, obs, rewards, terminated, truncated,
-                    final_obs, final_scores):
+                    final_obs, final_scores, final_view):
     """One action in every game of the batch, in parallel; finished games record their last
     observation, then start again (Asli has no score: ``final_scores`` stays 0). Every table in
-    ``seen`` must keep a free slot (the caller grows them)."""
+    ``seen`` must keep a free slot (the caller grows them). ``final_view`` and an action of -1 as in
+    ``lin_batch_step``."""
     for e in prange(actions.shape[0]):
+        if skip_game(e, actions, rewards, terminated, truncated):
+            continue
         s = scalars[e]
         act(board[e], mask[e], owner[e], danger[e], s, seen[e], memo[e], actions[e], keys, side_key, on_board,
             neighbours, degree)
@@ -1614,7 +1617,8 @@ def asli_batch_step(actions, board, mask, owner, danger, scalars, seen, memo, mo
                         terminated, truncated):
             final_scores[e, 0] = 0.0
             final_scores[e, 1] = 0.0
-            observe(board[e], mask[e], owner[e], danger[e], s, s[TO_MOVE], points, final_obs[e])
+            observe(board[e], mask[e], owner[e], danger[e], s, final_viewer(final_view[e], s[TO_MOVE], s[FLIP]), points,
+                    final_obs[e])
             move_number[e] = 0
             new_game(board[e], mask[e], owner[e], danger[e], s, seen[e], memo[e], komi, keys, side_key, on_board,
                      neighbours, degree)

@@ -39,7 +39,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..core.batch import after_action
+from ..core.batch import after_action, final_viewer, skip_game
 from ..core.game import Game, GameState, Plane, check_first_turns, field_bool, field_bools, field_int
 from ..core.geometry import hexhex
 from ..core.kernels import (EMPTY, adjacent, any_per_component, find_root, flood_listing, has_sharing_partner,
@@ -1206,18 +1206,21 @@ def start_template(game):
 @njit(cache=True, parallel=True)
 def lifeline_batch_step(actions, board, mask, alive_cell, links, memo, scalars, move_number, pie, points,
                         max_moves, on_board, neighbours, degree, obs, rewards, terminated, truncated,
-                        final_obs, final_scores, start):
+                        final_obs, final_scores, start, final_view):
     """One action in every game of the batch, in parallel; finished games record their last
     observation, then start again from ``start`` (:func:`start_template`). Lifeline has no score:
-    ``final_scores`` stays 0."""
+    ``final_scores`` stays 0. ``final_view`` and an action of -1 as in ``lin_batch_step``."""
     for e in prange(actions.shape[0]):
+        if skip_game(e, actions, rewards, terminated, truncated):
+            continue
         s = scalars[e]
         act(board[e], mask[e], alive_cell[e], links[e], memo[e], s, actions[e], pie, on_board, neighbours, degree)
         if after_action(e, s[TERMINAL] == 1, s[WINNER], s[FLIP], move_number, max_moves, mask, rewards,
                         terminated, truncated):
             final_scores[e, 0] = 0.0
             final_scores[e, 1] = 0.0
-            observe(board[e], mask[e], alive_cell[e], links[e], s, s[TO_MOVE], pie, points, on_board, final_obs[e])
+            viewer = final_viewer(final_view[e], s[TO_MOVE], s[FLIP])
+            observe(board[e], mask[e], alive_cell[e], links[e], s, viewer, pie, points, on_board, final_obs[e])
             move_number[e] = 0
             board[e, :] = start[0]
             mask[e, :] = start[1]

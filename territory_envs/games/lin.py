@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..core.batch import after_action
+from ..core.batch import after_action, final_viewer, skip_game
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
 from ..core.kernels import (EMPTY, components_holding, mark_line_ends, random_set_index, winner_by_score,
@@ -318,11 +318,15 @@ LinGame.state_class = LinState
 @njit(cache=True, parallel=True)
 def lin_batch_step(actions, board, alive, mask, to_move, flip, move_number, height, width, line_length,
                    neighbours, degree, komi, komi_planes, max_moves, obs, rewards, terminated,
-                   truncated, final_obs, final_scores):
+                   truncated, final_obs, final_scores, final_view):
     """One action in every game of the batch, in parallel. A game that ends records its last
-    observation (of the side that would move) and scores in ``final_obs``/``final_scores`` and
-    starts again; ``obs`` then holds the new game's first observation."""
+    observation and scores in ``final_obs``/``final_scores`` and starts again; ``obs`` then holds
+    the new game's first observation. The last observation is of player ``final_view[e]``, or of
+    the side that would move where that is -1. A game whose action is -1 sits the step out: it
+    reports no reward and no end, and nothing of it changes."""
     for e in prange(actions.shape[0]):
+        if skip_game(e, actions, rewards, terminated, truncated):
+            continue
         side = to_move[e]
         _, contested = place_lin(board[e], side, actions[e], height, width, line_length, neighbours,
                                  degree, alive[e], mask[e])
@@ -335,7 +339,9 @@ def lin_batch_step(actions, board, alive, mask, to_move, flip, move_number, heig
                         truncated):
             final_scores[e, 0] = black
             final_scores[e, 1] = white
-            lin_planes(board[e], alive[e], mask[e], to_move[e], truncated[e], komi_planes[to_move[e]], final_obs[e])
+            viewer = final_viewer(final_view[e], to_move[e], flip[e])
+            lin_planes(board[e], alive[e], mask[e], viewer, truncated[e] and viewer == to_move[e], komi_planes[viewer],
+                       final_obs[e])
             board[e, :] = 0
             to_move[e] = 0
             flip[e] = 0  # every new game gives player_0 the first side

@@ -44,7 +44,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..core.batch import after_action
+from ..core.batch import after_action, final_viewer, skip_game
 from ..core.game import Game, GameState, Plane, field_int
 from ..core.geometry import square
 from ..core.kernels import (EMPTY, any_per_component, dfs_lowlink, flood_equal, label_components, mark_line_starts,
@@ -727,12 +727,14 @@ def _linage_new_game(e, board, runs, safe, memo, kind, on_h, on_v, mask, passes,
 @njit(cache=True, parallel=True)
 def linage_batch_step(actions, board, runs, safe, memo, kind, on_h, on_v, mask, passes, points, free, to_move, flip,
                       move_number, height, width, line_length, neighbours, degree, komi, komi_planes,
-                      max_moves, obs, rewards, terminated, truncated, final_obs, final_scores):
+                      max_moves, obs, rewards, terminated, truncated, final_obs, final_scores, final_view):
     """One action in every game of the batch, in parallel; finished games record their last
     observation and scores, then start again (see ``lin_batch_step``). Each game keeps its
     :func:`line_facts` (``runs``, ``safe``), which a stone changes in its row and column only."""
     n = board.shape[1]
     for e in prange(actions.shape[0]):
+        if skip_game(e, actions, rewards, terminated, truncated):
+            continue
         a = actions[e]
         if a == n:
             passes[e] += 1
@@ -749,8 +751,9 @@ def linage_batch_step(actions, board, runs, safe, memo, kind, on_h, on_v, mask, 
                         terminated, truncated):
             final_scores[e, 0] = vertical
             final_scores[e, 1] = horizontal
-            linage_planes(board[e], kind[e], on_h[e], on_v[e], mask[e], to_move[e], truncated[e],
-                          komi_planes[to_move[e]], passes[e] > 0, final_obs[e])
+            viewer = final_viewer(final_view[e], to_move[e], flip[e])
+            linage_planes(board[e], kind[e], on_h[e], on_v[e], mask[e], viewer, truncated[e] and viewer == to_move[e],
+                          komi_planes[viewer], passes[e] > 0, final_obs[e])
             flip[e] = 0  # every new game gives player_0 the first side
             _linage_new_game(e, board, runs, safe, memo, kind, on_h, on_v, mask, passes, points, free, to_move,
                              move_number, height, width, line_length, neighbours, degree)
