@@ -2,7 +2,7 @@
 
 An agent picks an action for the player to act. It can be asked in two ways:
 
-* ``agent.act(state)`` with a game state of the SPEC.md state API (``env.unwrapped.game_state`` of any
+* ``agent.act(state)`` with a game state of the docs/spec.md state API (``env.unwrapped.game_state`` of any
   env, or ``make_game(...).new_state()``); search agents need this form;
 * ``agent(observation, action_mask=None)`` with an AEC observation, as PettingZoo users call a
   policy; agents that need the whole state (MCTS) refuse this form with a ``TypeError``.

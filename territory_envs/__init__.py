@@ -1,7 +1,7 @@
 """territory-envs: PettingZoo environments for four two-player territory games.
 
 ``territory_envs.make("lin", board_size=9)`` gives an AEC env; ``make_game("lin")`` the bare
-rules (:class:`Game`) whose states (``game.new_state()``) carry the SPEC.md state API;
+rules (:class:`Game`) whose states (``game.new_state()``) carry the docs/spec.md state API;
 ``gymnasium.make("territory_envs/Lin-v0", opponent="greedy")`` one side against an opponent
 (:mod:`territory_envs.single`). Importing
 this package never imports torch.

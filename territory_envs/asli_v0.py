@@ -53,7 +53,7 @@ Index  Name                 Meaning
 =====  ===================  ========================================================================
 
 Guarantees of ``env()``: PettingZoo's order enforcement, bounds and illegal-action checks are built
-in (see ``territory_envs.core.env``). The game state is ``env.unwrapped.game_state`` (SPEC.md state
+in (see ``territory_envs.core.env``). The game state is ``env.unwrapped.game_state`` (docs/spec.md state
 API); ``env.state()`` is PettingZoo's global state (the side to move's planes and the agent seeing
 them, in ``env.state_space``); ``parallel_env()`` is the same env as a PettingZoo ``ParallelEnv``.
 """

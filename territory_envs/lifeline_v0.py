@@ -12,7 +12,7 @@ Agents             ``player_0``, ``player_1``; ``player_0`` plays Black unless
                    ``reset(options={"swap_sides": True})``. A ``swap`` exchanges the sides between
                    the agents (names stay): ``infos[agent]["side"]`` always tells.
                    On each first turn of the strong pie the same agent acts twice in a row.
-Board              hexhex of side ``b`` in the ``(2b-1) x (2b-1)`` grid of SPEC.md: cell ``(r, c)``
+Board              hexhex of side ``b`` in the ``(2b-1) x (2b-1)`` grid of docs/spec.md: cell ``(r, c)``
                    is on the board iff ``b-1 <= r+c <= 3(b-1)``; neighbours ``(r-1,c) (r+1,c)
                    (r,c-1) (r,c+1) (r-1,c+1) (r+1,c-1)``. Off-board cells are never legal.
 Actions            ``Discrete(H*W + 2)``: ``r * W + c`` places on cell ``(r, c)``; ``H*W`` is
@@ -56,7 +56,7 @@ Index  Name               Meaning
 =====  =================  ==========================================================================
 
 Guarantees of ``env()``: PettingZoo's order enforcement, bounds and illegal-action checks are built
-in (see ``territory_envs.core.env``). The game state is ``env.unwrapped.game_state`` (SPEC.md state
+in (see ``territory_envs.core.env``). The game state is ``env.unwrapped.game_state`` (docs/spec.md state
 API); ``env.state()`` is PettingZoo's global state (the side to move's planes and the agent seeing
 them, in ``env.state_space``); ``parallel_env()`` is the same env as a PettingZoo ``ParallelEnv``.
 """

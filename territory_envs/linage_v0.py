@@ -16,7 +16,7 @@ Actions            ``Discrete(board_size**2 + 1)``: action ``r * board_size + c`
                    (always legal while the game goes on).
 Observation        ``{"observation": int8 (board_size, board_size, 12), "action_mask": int8 (N+1,)}``.
                    The board is not transposed for Horizontal: planes, mask and actions share the
-                   frame of SPEC.md, and the side plane tells the network whose lines are whose.
+                   frame of docs/spec.md, and the side plane tells the network whose lines are whose.
 Rewards            +1 win, -1 loss, 0 draw (only with a whole-number komi) or truncation, at the
                    last step.
 Infos              numbers only, the same keys from ``reset`` on: ``side`` (0 Vertical, 1 Horizontal),
@@ -50,7 +50,7 @@ Index  Name                 Meaning
 =====  ===================  ========================================================================
 
 Guarantees of ``env()``: PettingZoo's order enforcement, bounds and illegal-action checks are built
-in (see ``territory_envs.core.env``). The game state is ``env.unwrapped.game_state`` (SPEC.md state
+in (see ``territory_envs.core.env``). The game state is ``env.unwrapped.game_state`` (docs/spec.md state
 API); ``env.state()`` is PettingZoo's global state (the side to move's planes and the agent seeing
 them, in ``env.state_space``); ``parallel_env()`` is the same env as a PettingZoo ``ParallelEnv``.
 """

@@ -32,7 +32,7 @@ Returned arrays are reused: ``obs``, ``rewards``, ``terminated``, ``truncated`` 
 ``info`` are the same objects at every call, overwritten in place by the next ``reset`` or ``step``
 (copy what must outlive a step, as a replay buffer does). They are the batch's outputs, never read
 back by it. ``get_state(i)`` / ``set_state(i, state)`` move a single game
-out of the batch or into it through the state API of SPEC.md (the move history is not kept by the
+out of the batch or into it through the state API of docs/spec.md (the move history is not kept by the
 batch, so a state taken out starts its record there).
 
 All four games have batched kernels; each game's turn logic is written once, in compiled code

@@ -48,7 +48,7 @@ def warm_env(name: str, max_steps: int = 2000) -> None:
 
 
 def warm_state_api(name: str, moves: int = 12) -> None:
-    """The SPEC.md state API and the compiled playouts of ``agents.mcts``."""
+    """The docs/spec.md state API and the compiled playouts of ``agents.mcts``."""
     from . import make_game
     game = make_game(name)
     state = game.new_state()

@@ -1,4 +1,4 @@
-"""The SPEC.md contract, checked the same way on every game: PettingZoo conformance (api_test,
+"""The docs/spec.md contract, checked the same way on every game: PettingZoo conformance (api_test,
 seed_test, render_test) with several option sets, agents and sides, illegal actions, truncation,
 bad options, the docstring plane table, and OpenSpiel-style random simulation checks of the state
 API (clone, dict and JSON round trips, mask equals legal actions, returns sum to zero, records)."""

@@ -1,4 +1,4 @@
-"""The PettingZoo AEC env that implements SPEC.md once for all four games.
+"""The PettingZoo AEC env that implements docs/spec.md once for all four games.
 
 A game module subclasses :class:`TerritoryEnv`, sets ``game_class`` and ``metadata`` and writes the
 docstring; everything else (agents and sides, turn order including an agent acting twice, masks,
@@ -15,7 +15,7 @@ out raises :class:`IllegalActionError` and changes nothing (or, with ``illegal_a
 the game with a loss for the offender, -1 to it and +1 to the other, as ``TerminateIllegalWrapper``
 does).
 
-The game state (the SPEC.md state API) is ``env.unwrapped.game_state``; ``env.state()`` is
+The game state (the docs/spec.md state API) is ``env.unwrapped.game_state``; ``env.state()`` is
 PettingZoo's global state, an int8 array in ``env.state_space``: the planes of the observation of
 the side to move (the side that would move, once the game is over), then one plane holding the agent
 that sees them (0 for ``player_0``, 1 for ``player_1``), so a centralised critic sees the board

@@ -1,5 +1,5 @@
 """What every game shares: the immutable :class:`Game` (options, geometry, actions, observation
-planes) and the mutable :class:`GameState` of SPEC.md (clone, legal actions, apply, end, returns,
+planes) and the mutable :class:`GameState` of docs/spec.md (clone, legal actions, apply, end, returns,
 serialisation).
 
 A game module subclasses both and supplies only its rules: ``GameState._apply`` (one action,
@@ -199,7 +199,7 @@ class GameState(ABC):
     def side_name(self, side: int) -> str:
         return self.game.sides[side]
 
-    # --- the SPEC.md state API ----------------------------------------------------------------
+    # --- the docs/spec.md state API ----------------------------------------------------------------
     def legal_mask(self) -> np.ndarray:
         """int8 mask over all actions for the player to act (all zeros at the end). Read-only view."""
         view = self.mask.view()

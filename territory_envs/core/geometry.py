@@ -1,7 +1,7 @@
 """Board geometry shared by the four games: flat cell arrays with neighbour tables.
 
 Every board lies in an ``H x W`` grid and a cell is addressed by its flat index ``r * W + c``, which
-is also the action that places a stone there (SPEC.md). Row 0 is the first row of observation
+is also the action that places a stone there (docs/spec.md). Row 0 is the first row of observation
 arrays and the top row of pictures.
 
 * ``square(n)``: ``n x n`` points, 4 neighbours (orthogonal adjacency).

@@ -6,7 +6,7 @@ their outputs, touch each cell and each edge a bounded number of times (time lin
 of cells; the union-find of the component labelling near-linear), and hold no Python objects, so
 batched kernels can call them from ``prange`` loops.
 
-Vocabulary (RULINGS.md): a *group* is a maximal connected set of same-coloured stones; a *region*
+Vocabulary (docs/rulings.md): a *group* is a maximal connected set of same-coloured stones; a *region*
 (Lifeline, Linage) or *territory* (Asli) is a maximal connected set of empty points; a Lin *domain*
 of a colour is a maximal connected set of points holding no stone of the other colour. Every one of
 them is a connected component of a cell set, possibly with the extra condition that neighbours share

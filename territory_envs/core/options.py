@@ -1,5 +1,5 @@
 """Validation of game options: a bad option raises ``ValueError`` naming the option, the value and
-what is allowed (SPEC.md)."""
+what is allowed (docs/spec.md)."""
 from __future__ import annotations
 
 import numbers

@@ -1,4 +1,4 @@
-"""The rules of Asli, as ``../shared/rules/asli.txt`` and RULINGS.md read them.
+"""The rules of Asli, as ``docs/rules/asli.txt`` and ``docs/rulings.md`` read them.
 
 We implement the text in ``asli.txt``. A different published version of Asli exists (with a
 lone-group exception and prisoners cancelling in pairs); it is not this one.

@@ -1,4 +1,4 @@
-"""The rules of Lifeline, as ``../shared/rules/lifeline.txt`` and RULINGS.md read them.
+"""The rules of Lifeline, as ``docs/rules/lifeline.txt`` and ``docs/rulings.md`` read them.
 
 Black and White place stones on the cells of a hexhex board (6 neighbours).
 

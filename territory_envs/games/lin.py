@@ -1,4 +1,4 @@
-"""The rules of Lin, as ``../shared/rules/lin.txt`` and RULINGS.md read them.
+"""The rules of Lin, as ``docs/rules/lin.txt`` and ``docs/rulings.md`` read them.
 
 Black and White place stones on an odd square board. A *domain* of a colour is a maximal
 orthogonally connected set of points holding no stone of the other colour; it is *alive* if it

@@ -1,4 +1,4 @@
-"""The rules of Linage, as ``../shared/rules/linage.txt`` and RULINGS.md read them.
+"""The rules of Linage, as ``docs/rules/linage.txt`` and ``docs/rulings.md`` read them.
 
 Vertical and Horizontal share a pool of neutral stones on a square board; Vertical moves first.
 

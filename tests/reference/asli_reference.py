@@ -1,7 +1,7 @@
 """Slow, direct reference implementation of the board game Asli.
 
-Written straight from /work/shared/rules/asli.txt and the "All games",
-"Lifeline" (group, dead) and "Asli" sections of /work/shared/rules/RULINGS.md,
+Written straight from docs/rules/asli.txt and the "All games",
+"Lifeline" (group, dead) and "Asli" sections of docs/rulings.md,
 for differential testing against the fast engine, without looking at that
 engine. Clarity over speed: every question is answered from the board by plain
 breadth-first search, and the legality of an action is decided by literally

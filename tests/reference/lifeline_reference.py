@@ -1,8 +1,8 @@
 """Slow, direct reference implementation of the board game Lifeline.
 
-Written straight from /work/shared/rules/lifeline.txt, the "All games" and
-"Lifeline" sections of /work/shared/rules/RULINGS.md and the board / action
-conventions of /work/shared/SPEC.md, for differential testing against the fast
+Written straight from docs/rules/lifeline.txt, the "All games" and
+"Lifeline" sections of docs/rulings.md and the board / action
+conventions of docs/spec.md, for differential testing against the fast
 engine. Clarity over speed: nothing is cached; every legality question is
 answered by simulating the whole turn on a copy of the board and comparing the
 board at the end of the turn with the board at its start, and deadness is found

@@ -1,7 +1,7 @@
 """Slow, direct reference implementation of the board game Lin.
 
-Written straight from /work/shared/rules/lin.txt and the "Lin" and "All games"
-sections of /work/shared/rules/RULINGS.md, for differential testing against the
+Written straight from docs/rules/lin.txt and the "Lin" and "All games"
+sections of docs/rulings.md, for differential testing against the
 fast engine. Clarity over speed: every query recomputes everything from the
 board by plain breadth-first search; nothing is cached.
 

@@ -1,7 +1,7 @@
 """Slow, direct reference implementation of the board game Linage.
 
-Written straight from /work/shared/rules/linage.txt and the "All games" and
-"Linage" sections of /work/shared/rules/RULINGS.md, for differential testing
+Written straight from docs/rules/linage.txt and the "All games" and
+"Linage" sections of docs/rulings.md, for differential testing
 against the fast engine. Clarity over speed: every query recomputes everything
 from the board by plain breadth-first search and literal scans; nothing is
 cached.
