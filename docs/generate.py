@@ -1,0 +1,140 @@
+"""Write the per-game pages ``docs/games/<game>.md`` from the env docstrings, the registry and the
+game objects, and their pictures ``docs/images/<game>.png`` from ``render_mode="rgb_array"``.
+
+::
+
+    python docs/generate.py            # rewrite the pages and pictures
+    python docs/generate.py --check    # exit 1 if a page differs from what the code says
+
+``tests/test_docs_pages.py`` runs the check, so a page cannot drift from its env.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+
+import numpy as np
+
+DOCS = Path(__file__).resolve().parent
+sys.path.insert(0, str(DOCS.parent))
+
+from territory_envs import make_game, registry  # noqa: E402
+from territory_envs.single import GYM_IDS  # noqa: E402
+
+TITLES = {"lin": "Lin", "linage": "Linage", "lifeline": "Lifeline", "asli": "Asli"}
+PICTURE_MOVES = {"lin": 24, "linage": 30, "lifeline": 14, "asli": 24}  # random moves before the picture
+VERSIONS = {"v0": "the first version: the rules of `docs/rules/`, read as `docs/rulings.md` decides"}
+
+
+def rst_table(lines: list[str]) -> list[list[str]]:
+    """The rows of a reStructuredText simple table (border lines of ``=``), each cell's lines joined;
+    a line whose first column is blank continues the row above."""
+    borders = [i for i, line in enumerate(lines) if line.strip() and set(line.strip()) <= {"=", " "}]
+    starts = [k for k, ch in enumerate(lines[borders[0]]) if ch == "=" and (k == 0 or lines[borders[0]][k - 1] == " ")]
+    body = [line for i, line in enumerate(lines) if borders[0] < i < borders[-1] and i not in borders]
+    rows: list[list[str]] = []
+    for line in body:
+        cells = [line[a:b].strip() for a, b in zip(starts, starts[1:] + [None])]
+        if cells[0] or not rows:
+            rows.append(cells)
+        else:
+            rows[-1] = [f"{old} {new}".strip() for old, new in zip(rows[-1], cells)]
+    return rows
+
+
+def docstring_parts(doc: str):
+    """(intro paragraphs, the facts table's rows, the closing paragraph) of an env docstring."""
+    lines = doc.strip("\n").splitlines()
+    first_border = next(i for i, line in enumerate(lines) if line.startswith("=="))
+    intro = "\n".join(lines[2:first_border]).strip()  # after the title line and its blank line
+    borders = [i for i, line in enumerate(lines) if line.startswith("==")]
+    facts = rst_table(lines[borders[0]:borders[1] + 1])
+    closing = "\n".join(lines[borders[-1] + 1:]).strip()
+    return intro, facts, closing
+
+
+def markdown_text(text: str) -> str:
+    """RST inline literals and line breaks as Markdown."""
+    return " ".join(text.replace("``", "`").split())
+
+
+def page(name: str) -> str:
+    game = make_game(name)
+    entry = registry()[name]
+    module = importlib.import_module(entry["env"])
+    intro, facts, closing = docstring_parts(module.__doc__)
+    h, w, c = game.obs_shape
+    title = TITLES[name]
+    specials = ", ".join(f"`{s}` ({h * w + k})" for k, s in enumerate(entry["special_actions"])) or "none"
+    out = [f"# {title}", "",
+           "<!-- written by docs/generate.py from the env docstring and the game: edit those, then rerun it -->", "",
+           markdown_text(intro), "",
+           f"![{title}: a position after {PICTURE_MOVES[name]} random moves, default options](../images/{name}.png)", "",
+           f"*A position after {PICTURE_MOVES[name]} seeded random moves, default options (`render_mode=\"rgb_array\"`).*",
+           "", f"The full rules: [`docs/rules/{name}.txt`](../rules/{name}.txt), read as "
+           "[`docs/rulings.md`](../rulings.md) decides.", "",
+           "| | |", "|---|---|",
+           f"| Import | `from territory_envs import {entry['env'].split('.')[-1]}`; "
+           f"`{entry['env'].split('.')[-1]}.env()` |",
+           f"| Gymnasium | `gymnasium.make(\"{GYM_IDS[name]}\")`, `gymnasium.make_vec(\"{GYM_IDS[name]}\", num_envs=...)` |",
+           f"| Batched | `territory_envs.vector.make_vec(\"{name}\", num_envs)` |",
+           "| Agents | `player_0`, `player_1` |",
+           f"| Sides | {', '.join(entry['sides'])} |",
+           f"| Action space (default options) | `Discrete({game.num_actions})` |",
+           f"| Special actions | {specials} |",
+           f"| Observation (default options) | `int8 ({h}, {w}, {c})`, values {int(game.obs_low.min())} to "
+           f"{int(game.obs_high.max())} |",
+           f"| Action mask | `int8 ({game.num_actions},)` |",
+           f"| Default options | {', '.join(f'`{k}={v!r}`' for k, v in game.options.items())} |", "",
+           "## The env in detail", "", "| | |", "|---|---|"]
+    out += [f"| {label} | {markdown_text(text)} |" for label, text in facts]
+    out += ["", "## Observation planes", "",
+            "From the observing agent's point of view, channels last.", "",
+            "| index | name | values | meaning |", "|---|---|---|---|"]
+    out += [f"| {k} | `{p.name}` | {p.low}..{p.high} | {markdown_text(p.description)} |"
+            for k, p in enumerate(game.planes)]
+    out += ["", "## Guarantees", "", markdown_text(closing), "", "## Version history", ""]
+    out += [f"- `{name}_{v}`: {text}." for v, text in VERSIONS.items()]
+    return "\n".join(out) + "\n"
+
+
+def picture(name: str) -> np.ndarray:
+    game = make_game(name)
+    state = game.new_state()
+    rng = np.random.default_rng(0)
+    for _ in range(PICTURE_MOVES[name]):
+        if state.terminal:
+            break
+        state.apply(int(rng.choice(state.legal_actions())))
+    return state.render_rgb()
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description="write or check the per-game pages of docs/games/")
+    parser.add_argument("--check", action="store_true", help="compare the pages only; exit 1 on a difference")
+    args = parser.parse_args(argv)
+    stale = []
+    for name in TITLES:
+        path = DOCS / "games" / f"{name}.md"
+        text = page(name)
+        if args.check:
+            if not path.exists() or path.read_text() != text:
+                stale.append(str(path.relative_to(DOCS.parent)))
+            continue
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text)
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        (DOCS / "images").mkdir(exist_ok=True)
+        plt.imsave(DOCS / "images" / f"{name}.png", picture(name))
+    if stale:
+        print("stale pages (run python docs/generate.py): " + ", ".join(stale), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
