@@ -48,10 +48,17 @@ def test_state_agents_refuse_the_observation_form_and_play_through_the_env():
     agents = {"player_0": MCTSAgent(16, seed=0), "player_1": GreedyAgent(seed=1)}
     with pytest.raises(TypeError, match="needs the game state"):
         agents["player_0"](env.observe("player_0"))
+    final = {}
     for name in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            final[name] = (reward, terminated)
         env.step(None if terminated or truncated else agents[name].act(env.unwrapped.game_state))
-    assert env.unwrapped.game_state.terminal or env.unwrapped.game_state.move_number >= env.unwrapped.game.max_moves
+    state = env.unwrapped.game_state
+    # the game ended by its rules, far from max_moves, and each agent's last reward is its return
+    assert state.terminal and state.move_number < env.unwrapped.game.max_moves
+    assert {name: r for name, (r, _) in final.items()} == dict(zip(env.possible_agents, state.returns().tolist()))
+    assert all(done for _, done in final.values())
 
 
 @pytest.mark.parametrize("name", GAMES)
