@@ -10,9 +10,6 @@ from dataclasses import asdict
 import numpy as np
 import pytest
 
-# Ray replaces 127.0.0.1 in an address by the machine's own IP, where nothing of a loopback
-# cluster listens; this keeps every node and the driver on the loopback address
-os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
 ray = pytest.importorskip("ray")
 from ray.cluster_utils import Cluster  # noqa: E402
 
@@ -31,6 +28,13 @@ LOOPBACK = {"num_cpus": 1, "node_ip_address": "127.0.0.1", "include_dashboard": 
 
 @pytest.fixture(scope="module")
 def two_nodes():
+    # Ray replaces 127.0.0.1 in an address by the machine's own IP, where nothing of a loopback
+    # cluster listens; this keeps the driver (the constant, read at each call, may have been read
+    # from the environment already, e.g. by the RLlib test) and every node on the loopback address
+    from ray._private import ray_constants
+    saved = os.environ.get("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"), ray_constants.ENABLE_RAY_CLUSTER
+    os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
+    ray_constants.ENABLE_RAY_CLUSTER = False
     cluster = Cluster(initialize_head=True, head_node_args=LOOPBACK)
     cluster.add_node(**{k: v for k, v in LOOPBACK.items() if k != "include_dashboard"})
     cluster.wait_for_nodes()
@@ -38,6 +42,11 @@ def two_nodes():
     yield cluster
     ray.shutdown()
     cluster.shutdown()
+    ray_constants.ENABLE_RAY_CLUSTER = saved[1]
+    if saved[0] is None:
+        os.environ.pop("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER")
+    else:
+        os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = saved[0]
 
 
 def test_actors_on_both_nodes_play_the_games_local_play_plays(two_nodes):

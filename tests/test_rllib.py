@@ -11,7 +11,8 @@ ray = pytest.importorskip("ray")
 
 @pytest.fixture(scope="module")
 def local_ray():
-    ray.init(num_cpus=3, include_dashboard=False, _node_ip_address="127.0.0.1", log_to_driver=False)
+    # address="local": a Ray of its own, never a cluster an earlier run left recorded in /tmp/ray
+    ray.init(address="local", num_cpus=3, include_dashboard=False, _node_ip_address="127.0.0.1", log_to_driver=False)
     yield
     ray.shutdown()
 
