@@ -45,8 +45,7 @@ class RaySelfPlay:
         self.ray = ray
         self.started_ray = not ray.is_initialized()
         if self.started_ray:
-            ray.init(address=None if address == "local" else address, include_dashboard=False,
-                     log_to_driver=False)
+            ray.init(address=address, include_dashboard=False, log_to_driver=False)  # Ray reads all four forms
         actor = ray.remote(num_cpus=1)(_SelfPlayActor)
         self.actors = [actor.remote(game_name, options, net_config, selfplay_config) for _ in range(workers)]
 
