@@ -111,6 +111,13 @@ def picture(name: str) -> np.ndarray:
     return state.render_rgb()
 
 
+def save_png(path: Path, image: np.ndarray) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    plt.imsave(path, image)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="write or check the per-game pages of docs/games/")
     parser.add_argument("--check", action="store_true", help="compare the pages only; exit 1 on a difference")
@@ -125,11 +132,8 @@ def main(argv=None) -> int:
             continue
         path.parent.mkdir(exist_ok=True)
         path.write_text(text)
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
         (DOCS / "images").mkdir(exist_ok=True)
-        plt.imsave(DOCS / "images" / f"{name}.png", picture(name))
+        save_png(DOCS / "images" / f"{name}.png", picture(name))
     if stale:
         print("stale pages (run python docs/generate.py): " + ", ".join(stale), file=sys.stderr)
         return 1

@@ -114,10 +114,10 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
             self.opponent.reset(int(self._rng.integers(2**31)))
         self._new_seats(self._all)
         self._ready = True
-        moves = np.zeros(self.num_envs, dtype=np.int64)
-        ended = np.zeros(self.num_envs, dtype=np.bool_)
-        rewards = np.zeros(self.num_envs, dtype=np.float32)
-        self._opponent_moves(moves, ended, rewards, {}, {})
+        b = self.num_envs
+        moves = np.zeros(b, dtype=np.int64)
+        unused = [np.zeros(b, dtype=np.bool_) for _ in range(3)]  # ends, terminated, truncated: none at a reset
+        self._opponent_moves(moves, unused[0], np.zeros(b, dtype=np.float32), {}, {}, unused[1], unused[2])
         return self._observation(), self._info(moves)
 
     def step(self, actions):
@@ -157,11 +157,8 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
             self.player[slots] = self.seat
         self.episodes[slots] += 1
 
-    def _opponent_moves(self, moves, ended, rewards, final, final_info, terminated=None, truncated=None):
+    def _opponent_moves(self, moves, ended, rewards, final, final_info, terminated, truncated):
         """The opponent moves in every game where it is to move, until none is left."""
-        b = self.num_envs
-        terminated = np.zeros(b, dtype=np.bool_) if terminated is None else terminated
-        truncated = np.zeros(b, dtype=np.bool_) if truncated is None else truncated
         while True:
             need = self.batch.agents_to_move != self.player
             if not need.any():
@@ -197,7 +194,7 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
         """One batch step of the games in ``active`` (the others' action is -1); record the agent's
         reward and the episodes that end, and seat the agent in the episodes that begin."""
         batch = self.batch
-        side = self.player ^ batch._batch.flips()
+        side = self.player ^ batch.flips
         batch.final_view[:] = self.player  # a finished game's last observation is the agent's
         _, r, term, trunc, _ = batch._step_checked(actions, skip=by_opponent)
         if by_opponent:
@@ -244,7 +241,7 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
 
     def _info(self, moves) -> dict:
         b = self.num_envs
-        info = {"side": self.player ^ self.batch._batch.flips().astype(np.int64),
+        info = {"side": self.player ^ self.batch.flips.astype(np.int64),
                 "winner": np.full(b, -1, dtype=np.int64), "score": np.zeros(b, dtype=np.float64),
                 "opponent_moves": moves}
         for key in _INFO_KEYS:

@@ -107,6 +107,11 @@ class VectorEnv:
         return self._masks_out
 
     @property
+    def flips(self) -> np.ndarray:
+        """``(B,)``: 1 where a swap gave ``player_0`` the second side, else 0 (the batch's own array)."""
+        return self._batch.flips()
+
+    @property
     def agents_to_move(self) -> np.ndarray:
         """int64 ``(B,)``: which agent (0 or 1) moves in every game (reused)."""
         return self._agents_out
