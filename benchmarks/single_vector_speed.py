@@ -6,9 +6,11 @@
 
     python -m benchmarks.single_vector_speed                    # every game at its default size
     python -m benchmarks.single_vector_speed lin --envs 256 --seconds 5
+    python -m benchmarks.single_vector_speed --opponent greedy
 
 The agent's actions are drawn uniformly among its legal ones in numpy (as a learner's sampling
-would be, outside the env); the opponent is ``random``. An agent step includes the opponent's
+would be, outside the env); the opponent is ``random`` or ``greedy`` (batched in the compiled form:
+``territory_envs.lookahead``; ``agents.greedy.GreedyAgent`` in the one-game env). An agent step includes the opponent's
 reply and the resets of finished games.
 """
 from __future__ import annotations
@@ -46,14 +48,18 @@ def main(argv=None) -> None:
     parser.add_argument("--envs", type=int, default=1024, help="games in the compiled vector env")
     parser.add_argument("--sync-envs", type=int, default=16, help="games in gymnasium's SyncVectorEnv")
     parser.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
+    parser.add_argument("--opponent", default="random", choices=("random", "greedy"))
     parser.add_argument("--threads", type=int, default=None, help="the compiled env's threads (default: all)")
     args = parser.parse_args(argv)
+    print(f"opponent {args.opponent}")
     print(f"| game | compiled, {args.envs} games (steps/s) | SyncVectorEnv, {args.sync_envs} games (steps/s) "
           f"| ratio |")
     print("|---|---|---|---|")
     for name in args.games:
-        compiled = gymnasium.make_vec(GYM_IDS[name], num_envs=args.envs, num_threads=args.threads)
-        sync = gymnasium.make_vec(GYM_IDS[name], num_envs=args.sync_envs, vectorization_mode="sync")
+        compiled = gymnasium.make_vec(GYM_IDS[name], num_envs=args.envs, num_threads=args.threads,
+                                     opponent=args.opponent)
+        sync = gymnasium.make_vec(GYM_IDS[name], num_envs=args.sync_envs, vectorization_mode="sync",
+                                 opponent=args.opponent)
         fast, slow = steps_per_second(compiled, args.seconds), steps_per_second(sync, args.seconds)
         print(f"| {name} | {fast:,.0f} | {slow:,.0f} | {fast / slow:.0f}x |", flush=True)
 

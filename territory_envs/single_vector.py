@@ -15,7 +15,8 @@ each, an opponent inside on the other.
 :class:`~territory_envs.single.SingleAgentEnv` instead. The keywords are the game's options and:
 
 * ``opponent``: ``"random"`` (default: drawn in compiled code, one random stream per game seeded by
-  ``reset(seed)``); a batched policy callable ``f(observation, action_mask) -> actions`` that gets
+  ``reset(seed)``); ``"greedy"`` (the one-ply lookahead of ``agents.greedy``, batched:
+  :mod:`territory_envs.lookahead`, ties broken from the reset's seed); a batched policy callable ``f(observation, action_mask) -> actions`` that gets
   ``{"observation": (k, H, W, C), "action_mask": (k, A)}`` and the masks of the ``k`` games where
   the opponent moves (its own view) and returns ``k`` actions, e.g. a network; or any
   :func:`agents.make_agent` spec or agent object, asked game by game through the state API (fine
@@ -54,6 +55,7 @@ from gymnasium.vector.utils import batch_space
 
 from .core.game import IllegalActionError
 from .core.options import check_choice, excerpt
+from .lookahead import BatchGreedy
 from .single import make_opponent
 from .vector import VectorEnv, _not_int, batch_actions
 
@@ -77,8 +79,11 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
         self.opponent_spec = opponent
         self._random_opponent = isinstance(opponent, str) and opponent == "random"
         self._batched_policy = None
+        self._greedy = None
         self.opponent = None
-        if not self._random_opponent:
+        if isinstance(opponent, str) and opponent == "greedy":
+            self._greedy = BatchGreedy(game, self.game.options, num_threads=num_threads)
+        elif not self._random_opponent:
             if isinstance(opponent, str) or callable(getattr(opponent, "act", None)):
                 self.opponent = make_opponent(opponent)
             elif callable(opponent):
@@ -176,6 +181,8 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
         if self._random_opponent:
             drawn = self.batch.sample_actions()
             actions[need] = drawn[need]
+        elif self._greedy is not None:
+            actions = self._greedy.choose(self.batch, need, self._rng)
         elif self._batched_policy is not None:
             obs = self.batch.observations[need]
             masks = self.batch.action_masks[need]

@@ -215,6 +215,9 @@ class VectorEnv:
 class _Batch:
     """The arrays of a batch of one game and the calls into its kernels."""
 
+    # the arrays that hold one row per game: all a game's state in the batch
+    game_arrays = ("board", "mask", "move_number")
+
     def __init__(self, game, num_envs: int):
         self.game = game
         n = game.num_cells
@@ -222,9 +225,17 @@ class _Batch:
         self.mask = np.zeros((num_envs, game.num_actions), dtype=np.int8)
         self.move_number = np.zeros(num_envs, dtype=np.int32)
 
+    def copy_games(self, source: "_Batch", index: np.ndarray) -> None:
+        """Games ``index`` of ``source`` (a batch of the same game) into slots ``0..len(index)-1``."""
+        k = len(index)
+        for name in self.game_arrays:
+            getattr(self, name)[:k] = getattr(source, name)[index]
+
 
 class _SquareBatch(_Batch):
     """Lin and Linage: side to move and flip in their own arrays."""
+
+    game_arrays = _Batch.game_arrays + ("to_move", "flip")
 
     def __init__(self, game, num_envs: int):
         super().__init__(game, num_envs)
@@ -247,6 +258,8 @@ class _SquareBatch(_Batch):
 
 
 class _LinBatch(_SquareBatch):
+    game_arrays = _SquareBatch.game_arrays + ("alive",)
+
     def __init__(self, game, num_envs):
         super().__init__(game, num_envs)
         self.alive = np.zeros((num_envs, 2, game.num_cells), dtype=np.bool_)
@@ -274,6 +287,9 @@ class _LinBatch(_SquareBatch):
 
 
 class _LinageBatch(_SquareBatch):
+    game_arrays = _SquareBatch.game_arrays + ("kind", "on_h", "on_v", "passes", "points", "free", "runs", "safe",
+                                              "memo")
+
     def __init__(self, game, num_envs):
         super().__init__(game, num_envs)
         from .games.linage import MEMO_DTYPE, RUNS_DTYPE, memo_size
@@ -338,6 +354,8 @@ class _ScalarRowBatch(_Batch):
 class _LifelineBatch(_ScalarRowBatch):
     """Lifeline: every scalar of a game in one int32 row, as in ``LifelineState.s``."""
 
+    game_arrays = _Batch.game_arrays + ("alive_cell", "links", "memo", "scalars")
+
     def __init__(self, game, num_envs):
         super().__init__(game, num_envs)
         from .games import lifeline
@@ -383,6 +401,8 @@ class _AsliBatch(_ScalarRowBatch):
     """Asli: scalars in one int32 row per game (as ``AsliState.s``) and a table of position
     hashes per game for draws by repetition, doubled for the whole batch before one could fill."""
 
+    game_arrays = _Batch.game_arrays + ("owner", "danger", "scalars", "seen", "memo")
+
     def __init__(self, game, num_envs):
         super().__init__(game, num_envs)
         from .games import asli
@@ -400,6 +420,11 @@ class _AsliBatch(_ScalarRowBatch):
             bigger = np.zeros((self.seen.shape[0], 2 * self.seen.shape[1]), dtype=np.uint64)
             hash_rehash(self.seen, bigger)
             self.seen = bigger
+
+    def copy_games(self, source, index):
+        if self.seen.shape[1] != source.seen.shape[1]:  # the tables have grown apart
+            self.seen = np.zeros((self.seen.shape[0], source.seen.shape[1]), dtype=np.uint64)
+        super().copy_games(source, index)
 
     def reset(self, obs):
         g = self.game

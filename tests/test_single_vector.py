@@ -155,7 +155,7 @@ def test_a_bad_opponent_is_named():
 
 
 def test_an_agent_spec_opponent_plays_through_the_state_api():
-    envs = SingleAgentVectorEnv("lifeline", num_envs=3, opponent="greedy", board_size=3)
+    envs = SingleAgentVectorEnv("lifeline", num_envs=3, opponent="mcts:8", board_size=3)
     obs, info = envs.reset(seed=0)
     for t in range(12):
         obs, rewards, terminated, truncated, info = envs.step(np.array([_pick(m, t) for m in obs["action_mask"]]))
@@ -168,3 +168,52 @@ def test_the_batch_refuses_a_sit_out_action_from_users():
     batch.reset(seed=0)
     with pytest.raises(IllegalActionError):
         batch.step(np.array([-1, 0]))
+
+
+GREEDY_CASES = [("lin", dict(board_size=5, line_length=3)), ("linage", dict(board_size=5, line_length=3)),
+                ("lifeline", dict(board_size=5)), ("lifeline", dict(board_size=4, pie="komi", komi=2)),
+                ("asli", dict(board_size=4))]
+
+
+@pytest.mark.parametrize("game,options", GREEDY_CASES, ids=[g for g, _ in GREEDY_CASES])
+def test_batched_greedy_chooses_what_the_greedy_agent_scores_best(game, options):
+    """Every batched greedy choice is in the argmax set of ``agents.greedy.evaluate`` over the legal
+    actions, in positions along random games; a small ``max_pairs`` makes it work in chunks."""
+    from agents.greedy import evaluate
+    from territory_envs.lookahead import BatchGreedy
+    from territory_envs.vector import make_vec
+    b = 8
+    batch = make_vec(game, b, **options)
+    batch.reset(seed=3)
+    greedy = BatchGreedy(game, batch.game.options, max_pairs=37)
+    rng = np.random.default_rng(0)
+    not_all_ties = 0
+    for step in range(30):
+        need = rng.random(b) < 0.75
+        before = [batch.get_state(e).to_dict() for e in range(b)]
+        chosen = greedy.choose(batch, need, rng)
+        assert [batch.get_state(e).to_dict() for e in range(b)] == before
+        assert (chosen[~need] == -1).all()
+        for e in np.flatnonzero(need):
+            state = batch.get_state(int(e))
+            values = {int(a): evaluate(state.clone().apply(int(a)), state.current_player)
+                      for a in state.legal_actions()}
+            assert values[int(chosen[e])] == max(values.values()), (step, e)
+            not_all_ties += len(set(values.values())) > 1
+        batch.step(batch.sample_actions())
+    assert not_all_ties > 10  # the positions did tell the actions apart
+
+
+def test_the_greedy_opponent_beats_a_random_agent():
+    envs = gymnasium.make_vec("territory_envs/Lifeline-v0", num_envs=32, opponent="greedy", board_size=5)
+    obs, _ = envs.reset(seed=0)
+    rng = np.random.default_rng(0)
+    results, opponent_moves = [], 0
+    while len(results) < 64:
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]])
+        obs, rewards, terminated, truncated, info = envs.step(actions)
+        assert (envs.unwrapped.batch.agents_to_move == envs.unwrapped.player).all()
+        opponent_moves += int(info["opponent_moves"].sum())
+        results.extend(rewards[terminated | truncated].tolist())
+    assert opponent_moves > len(results)
+    assert np.mean(results) < -0.5  # the agent (random) loses most games
