@@ -246,6 +246,7 @@ class PlaySession:
     def _introduce(self) -> None:
         self.say(f"{self.game.describe()}: you are {self._side_name(self.person)} (player_{self.person}), "
                  f"{self.opponent.name} is {self._side_name(1 - self.person)} (player_{1 - self.person})")
+        self.say(textwrap.fill(self.game.explain(), 78))
         self.say(f"type a move (e.g. {self._example_move()}) or a command: "
                  + ", ".join(name for name, _ in HELP_COMMANDS))
 

@@ -73,7 +73,12 @@ def page(name: str) -> str:
            markdown_text(intro), "",
            f"![{title}: a position after {PICTURE_MOVES[name]} random moves, default options](../images/{name}.png)", "",
            f"*A position after {PICTURE_MOVES[name]} seeded random moves, default options (`render_mode=\"rgb_array\"`).*",
-           "", f"The full rules: [`docs/rules/{name}.txt`](../rules/{name}.txt), read as "
+           "", "| tint in the picture | what it shows |", "|---|---|"]
+    out += [f"| ![{what}](../images/{name}-tint-{k}.png) | {what} |" for k, (what, _, _) in enumerate(game.state_class.tints)]
+    out += ["", "Stones: black (first side) dark, white (second side) light, neutral grey; a small dot marks "
+            "the last move. Labels give the notation of [`docs/notation.md`](../notation.md).", "",
+            "As text (`render_mode=\"ansi\"`): " + markdown_text(game.explain()), "",
+            f"The full rules: [`docs/rules/{name}.txt`](../rules/{name}.txt), read as "
            "[`docs/rulings.md`](../rulings.md) decides.", "",
            "| | |", "|---|---|",
            f"| Import | `from territory_envs import {entry['env'].split('.')[-1]}`; "
@@ -98,6 +103,26 @@ def page(name: str) -> str:
     out += ["", "## Guarantees", "", markdown_text(closing), "", "## Version history", ""]
     out += [f"- `{name}_{v}`: {text}." for v, text in VERSIONS.items()]
     return "\n".join(out) + "\n"
+
+
+def tint_swatch(game, rgb, alpha) -> np.ndarray:
+    """A 24 x 24 swatch: the tint on an empty cell of the board's background."""
+    from territory_envs.core import render
+    ground = render._WOOD if game.geometry.kind == "square" else render._HEX_FILL
+    colour = ground * (1 - alpha) + np.asarray(rgb, dtype=np.float32) * alpha
+    swatch = np.broadcast_to(colour, (24, 24, 3)).copy()
+    swatch[[0, -1], :] = swatch[:, [0, -1]] = render._INK  # an outline, so light tints show
+    return np.clip(swatch + 0.5, 0, 255).astype(np.uint8)
+
+
+def notation_picture(kind: str) -> np.ndarray:
+    """An empty board with every cell's name written in it: square 5x5, hexhex of side 3."""
+    from territory_envs.core.geometry import hexhex, square
+    from territory_envs.core.render import render_rgb
+    geo = square(5) if kind == "square" else hexhex(3)
+    h, w = geo.shape
+    names = [geo.to_notation(k) if geo.on_board[k] else "" for k in range(h * w)]
+    return render_rgb(geo.kind, h, w, geo.on_board, np.zeros(h * w, dtype=np.int8), cell_text=names)
 
 
 def picture(name: str) -> np.ndarray:
@@ -134,6 +159,12 @@ def main(argv=None) -> int:
         path.write_text(text)
         (DOCS / "images").mkdir(exist_ok=True)
         save_png(DOCS / "images" / f"{name}.png", picture(name))
+        game = make_game(name)
+        for k, (_, rgb, alpha) in enumerate(game.state_class.tints):
+            save_png(DOCS / "images" / f"{name}-tint-{k}.png", tint_swatch(game, rgb, alpha))
+    if not args.check:
+        for kind in ("square", "hexhex"):
+            save_png(DOCS / "images" / f"notation-{kind}.png", notation_picture(kind))
     if stale:
         print("stale pages (run python docs/generate.py): " + ", ".join(stale), file=sys.stderr)
         return 1

@@ -6,6 +6,7 @@ env, the board is printed, and the result and the speed are reported.
 from __future__ import annotations
 
 import argparse
+import textwrap
 import time
 
 import numpy as np
@@ -46,9 +47,7 @@ def main(argv=None) -> int:
     env.reset(seed=args.seed)
     print(f"Lin {args.board_size}x{args.board_size}, line {args.line_length}, komi {args.komi}: "
           f"player_0 (greedy, Black) vs player_1 (random, White); ready in {time.perf_counter() - t0:.2f} s")
-    print(f"X Black's stones, O White's, . empty points. A side's score counts the points of its living\n"
-          f"domains (connected areas free of enemy stones that hold a line of {args.line_length}), plus komi for "
-          f"White:\non an empty board every point lives for both. The game ends when no point lives for both.\n")
+    print(textwrap.fill(env.unwrapped.game.explain(), 100) + "\n")
     rng = np.random.default_rng(args.seed)
     random_agent = RandomAgent(seed=args.seed)
     moves = 0

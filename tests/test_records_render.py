@@ -127,8 +127,8 @@ def test_rgb_overlay_tints_under_stones():
     geo = square(5)
     mask = np.zeros(25, bool)
     mask[0] = True
-    plain = render_rgb("square", 5, 5, geo.on_board, np.zeros(25, np.int8), coords=False)
-    tinted = render_rgb("square", 5, 5, geo.on_board, np.zeros(25, np.int8), coords=False,
+    plain = render_rgb("square", 5, 5, geo.on_board, np.zeros(25, np.int8), coords=False, cell_px=32)
+    tinted = render_rgb("square", 5, 5, geo.on_board, np.zeros(25, np.int8), coords=False, cell_px=32,
                         overlays=[(mask, (255, 0, 0), 0.5)])
     assert (tinted[4, 4].astype(int)[0] > plain[4, 4].astype(int)[0]) or tinted[4, 4, 1] < plain[4, 4, 1]
     assert (tinted[100:, 100:] == plain[100:, 100:]).all()
@@ -184,3 +184,21 @@ def test_corrupt_state_dicts_are_refused_naming_the_field(game):
         territory_envs.state_from_dict({**good, "history": [10**6]})
     with pytest.raises(ValueError):
         territory_envs.state_from_json("[1, 2]")
+
+
+def test_default_pictures_are_large_enough_to_read_and_labels_are_lower_case():
+    from territory_envs.core.render import _text_mask
+    for kind, geo in (("square", square(9)), ("hex", hexhex(5))):
+        img = render_rgb(kind, *geo.shape, geo.on_board, np.zeros(geo.num_cells, np.int8))
+        assert min(img.shape[:2]) >= 500
+    assert not (_text_mask("a", 1) == _text_mask("A", 1)).all()  # the notation's letters, not capitals
+
+
+def test_cell_text_writes_in_the_cells_and_is_checked():
+    geo = square(5)
+    plain = render_rgb("square", 5, 5, geo.on_board, np.zeros(25, np.int8))
+    names = [geo.to_notation(k) for k in range(25)]
+    labelled = render_rgb("square", 5, 5, geo.on_board, np.zeros(25, np.int8), cell_text=names)
+    assert (labelled != plain).any()
+    with pytest.raises(ValueError, match="cell_text"):
+        render_rgb("square", 5, 5, geo.on_board, np.zeros(25, np.int8), cell_text=names[:3])

@@ -93,6 +93,13 @@ class Game(ABC):
     def _validate(self, options: dict) -> Geometry:
         """Check ``options`` in place (normalising values) and return the board geometry."""
 
+    # what the text board's symbols and the scores mean, for people; fields in braces are options
+    legend = ""
+
+    def explain(self) -> str:
+        """What the text board's symbols and the scores mean (the play CLI and the demo print it)."""
+        return self.legend.format(**self.options)
+
     def default_max_moves(self) -> int:
         return 10 * self.geometry.num_points
 
@@ -183,9 +190,17 @@ class GameState(ABC):
     def observation(self, player: int) -> np.ndarray:
         """int8 planes ``(H, W, C)`` seen by ``player`` (the game's docstring table)."""
 
-    def overlays(self) -> list:
-        """Derived facts to tint in pictures: ``(mask (N,), rgb, alpha)``."""
+    # the tints of pictures, ``(what it shows, rgb, alpha)``, in the order of :meth:`tint_masks`
+    # (docs/generate.py prints them as each game's legend)
+    tints: tuple = ()
+
+    def tint_masks(self) -> list:
+        """One bool mask ``(N,)`` per entry of :attr:`tints`: the cells it tints."""
         return []
+
+    def overlays(self) -> list:
+        """Derived facts to tint in pictures: ``(mask (N,), rgb, alpha)``, from :attr:`tints`."""
+        return [(mask, rgb, alpha) for mask, (_, rgb, alpha) in zip(self.tint_masks(), self.tints)]
 
     # --- players and sides --------------------------------------------------------------------
     @property
@@ -459,7 +474,7 @@ class GameState(ABC):
         return render_ansi(self.game.geometry.kind, *self.game.geometry.shape, self.game.geometry.on_board,
                            self._display_board(), header=self._header(), footer=self._footer())
 
-    def render_rgb(self, overlays: bool = True, cell_px: int = 32) -> np.ndarray:
+    def render_rgb(self, overlays: bool = True, cell_px: int | None = None) -> np.ndarray:
         from .render import render_rgb
         last = self.history[-1] if self.history and self.history[-1] < self.game.num_cells else -1
         return render_rgb(self.game.geometry.kind, *self.game.geometry.shape, self.game.geometry.on_board,

@@ -12,7 +12,7 @@ row is 1). Hex boards use the letters and numbers of their embedding grid.
 Stone values: 0 empty, 1 black (first side), 2 white (second side), anything else a neutral stone.
 
 Pictures are built from a cached per-geometry background (wood, grid or hexagons, star points and
-coordinate labels drawn with a built-in 3x5 bitmap font) and per-cell sprites; a call only copies
+coordinate labels in the notation's lower-case letters, drawn with a built-in 3x5 bitmap font) and per-cell sprites; a call only copies
 the background, tints the overlay cells and blends the stone sprites, all as vectorised numpy
 (a 19x19 board at ``cell_px=32`` takes about a millisecond or two).
 """
@@ -24,7 +24,7 @@ import numpy as np
 
 from .geometry import column_letters as col_label  # the notation's column names
 
-__all__ = ["render_ansi", "render_rgb", "show_human", "col_label"]
+__all__ = ["render_ansi", "render_rgb", "show_human", "col_label", "default_cell_px"]
 
 _SQRT3 = float(np.sqrt(3.0))
 
@@ -140,7 +140,7 @@ def show_human(text: str) -> None:
 
 
 # =================================================================================================
-# Bitmap font (3x5, upper-case letters and digits)
+# Bitmap font (3x5: letters of both cases, digits)
 # =================================================================================================
 _GLYPHS_SRC = {
     "A": (".#.", "#.#", "###", "#.#", "#.#"), "B": ("##.", "#.#", "##.", "#.#", "##."),
@@ -161,14 +161,28 @@ _GLYPHS_SRC = {
     "4": ("#.#", "#.#", "###", "..#", "..#"), "5": ("###", "#..", "##.", "..#", "##."),
     "6": (".##", "#..", "###", "#.#", "###"), "7": ("###", "..#", ".#.", ".#.", ".#."),
     "8": ("###", "#.#", "###", "#.#", "###"), "9": ("###", "#.#", "###", "..#", "##."),
+    # lower case, the notation's column letters: x-height of three or four rows
+    "a": ("...", "##.", ".##", "#.#", ".##"), "b": ("#..", "##.", "#.#", "#.#", "##."),
+    "c": ("...", ".##", "#..", "#..", ".##"), "d": ("..#", ".##", "#.#", "#.#", ".##"),
+    "e": ("...", ".#.", "#.#", "##.", ".##"), "f": (".##", "#..", "###", "#..", "#.."),
+    "g": (".##", "#.#", ".##", "..#", "##."), "h": ("#..", "##.", "#.#", "#.#", "#.#"),
+    "i": (".#.", "...", "##.", ".#.", "###"), "j": ("..#", "...", "..#", "#.#", ".#."),
+    "k": ("#..", "#.#", "##.", "##.", "#.#"), "l": ("##.", ".#.", ".#.", ".#.", "###"),
+    "m": ("...", "##.", "###", "#.#", "#.#"), "n": ("...", "##.", "#.#", "#.#", "#.#"),
+    "o": ("...", ".#.", "#.#", "#.#", ".#."), "p": ("...", "##.", "#.#", "##.", "#.."),
+    "q": ("...", ".##", "#.#", ".##", "..#"), "r": ("...", "#.#", "##.", "#..", "#.."),
+    "s": ("...", ".##", "#..", "..#", "##."), "t": (".#.", "###", ".#.", ".#.", "..#"),
+    "u": ("...", "#.#", "#.#", "#.#", ".##"), "v": ("...", "#.#", "#.#", "#.#", ".#."),
+    "w": ("...", "#.#", "#.#", "###", "#.#"), "x": ("...", "#.#", ".#.", ".#.", "#.#"),
+    "y": ("#.#", "#.#", ".##", "..#", "##."), "z": ("...", "###", "..#", ".#.", "###"),
 }
 _GLYPHS = {k: np.array([[ch == "#" for ch in row] for row in v], dtype=bool) for k, v in _GLYPHS_SRC.items()}
 
 
 def _text_mask(text: str, scale: int) -> np.ndarray:
-    """Bool bitmap of ``text`` (upper-cased), 1 blank column between glyphs, scaled by ``scale``."""
+    """Bool bitmap of ``text``, 1 blank column between glyphs, scaled by ``scale``."""
     parts = []
-    for i, ch in enumerate(text.upper()):
+    for i, ch in enumerate(text):
         if i:
             parts.append(np.zeros((5, 1), dtype=bool))
         parts.append(_GLYPHS.get(ch, np.zeros((5, 3), dtype=bool)))
@@ -485,15 +499,21 @@ def _windows(a: np.ndarray, size: int) -> np.ndarray:
     return np.lib.stride_tricks.as_strided(a, shape=shape, strides=strides, writeable=True)
 
 
+def default_cell_px(H: int, W: int) -> int:
+    """The default cell size: pictures about 600 pixels across, cells of at least 32 pixels."""
+    return max(32, 576 // max(int(H), int(W)))
+
+
 def render_rgb(kind: str, H: int, W: int, on_board, stones, *, overlays=(), last_move: int = -1,
-               cell_px: int = 32, coords: bool = True) -> np.ndarray:
+               cell_px: int | None = None, coords: bool = True, cell_text=None) -> np.ndarray:
     """Picture of the board as a ``uint8 (height, width, 3)`` array.
 
     Square boards: wooden background, grid lines through the cell centres (star points on 9x9,
     13x13 and 19x19), stones as shaded discs with a soft shadow at the intersections. Hex boards:
     light hexagons (pointy-top, axial layout ``x = cell_px * (c + r/2)``, ``y = cell_px*sqrt(3)/2*r``)
     with a thin dark border on a darker wood background, stones as discs inside the hexagons.
-    ``cell_px`` is the distance between neighbouring cell centres.
+    ``cell_px`` is the distance between neighbouring cell centres (default
+    :func:`default_cell_px`: a 9x9 grid at 64, 19x19 at 32).
 
     ``overlays``: sequence of ``(mask, (r, g, b), alpha)``; each on-board cell where the bool
     ``mask (H*W,)`` is true has its area (square: the ``cell_px`` square around the intersection;
@@ -501,14 +521,18 @@ def render_rgb(kind: str, H: int, W: int, on_board, stones, *, overlays=(), last
     stones. ``last_move >= 0`` marks that cell with a small dot: white on a black stone, black on a
     white stone, red on a neutral stone or an empty cell.
 
-    ``coords`` (default True) draws the coordinate labels with a tiny bitmap font (upper-case
-    letters): square boards get column letters above and below and row numbers left and right;
+    ``coords`` (default True) draws the coordinate labels with a tiny bitmap font (the notation's
+    lower-case letters): square boards get column letters above and below and row numbers left and right;
     hex boards get each row's number left of its first cell and each column's letter past its
     last (bottom / lower-right) cell. With ``coords=False`` the picture is the board alone
     (square: exactly ``(H*cell_px, W*cell_px, 3)``).
+
+    ``cell_text`` (optional, ``H*W`` strings, ``""`` for none) writes a short text at cell centres,
+    over the stones (e.g. every cell's name, for a picture of the notation).
     """
     _check_kind(kind)
-    H, W, cp = int(H), int(W), int(cell_px)
+    H, W = int(H), int(W)
+    cp = default_cell_px(H, W) if cell_px is None else int(cell_px)
     if cp < 4:
         raise ValueError(f"render_rgb: cell_px must be at least 4, got {cell_px}")
     n = H * W
@@ -569,6 +593,15 @@ def render_rgb(kind: str, H: int, W: int, on_board, stones, *, overlays=(), last
         a = np.clip(rd + 0.5 - d, 0.0, 1.0)[..., None]
         reg = work[y0:y0 + g.S, x0:x0 + g.S].astype(np.float32)
         work[y0:y0 + g.S, x0:x0 + g.S] = (reg * (1 - a) + dot * a + 0.5).astype(np.uint8)
+
+    if cell_text is not None:
+        texts = list(cell_text)
+        if len(texts) != n:
+            raise ValueError(f"render_rgb: cell_text has {len(texts)} entries, expected H*W = {n}")
+        sc = max(1, int(round(cp / 24.0)))
+        for k in np.flatnonzero(on):
+            if texts[k]:
+                _draw_text(work, str(texts[k]), g.cx[k], g.cy[k], sc, _INK if st[k] != 1 else _DOT_COLOR[0])
 
     p = g.pad
     return np.ascontiguousarray(work[p:p + g.out_h, p:p + g.out_w])

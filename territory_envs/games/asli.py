@@ -1408,6 +1408,9 @@ class AsliGame(Game):
 
     name = "asli"
     sides = ("black", "white")
+    legend = ("X a black stone, O a white stone, . an empty point; the line under the board counts the stones "
+              "of each colour in the prison (a prisoner is an extra action for its captor). There is no score: "
+              "the last player to act wins.")
     special_actions = ("remove_prisoner",)
     option_defaults = {"board_size": 9, "komi": 0}
     planes = PLANES
@@ -1581,9 +1584,11 @@ class AsliState(GameState):
         prison = self.prison
         return {"prison_black": int(prison[0]), "prison_white": int(prison[1])}
 
-    def overlays(self):
-        return [(self.owner == BLACK_OWNS, (40, 40, 40), 0.25), (self.owner == WHITE_OWNS, (250, 250, 250), 0.35),
-                (self.danger, (220, 50, 50), 0.35)]
+    tints = (("black's territory", (40, 40, 40), 0.25), ("white's territory", (250, 250, 250), 0.35),
+             ("a stone whose group lives through one region only", (220, 50, 50), 0.35))
+
+    def tint_masks(self):
+        return [self.owner == BLACK_OWNS, self.owner == WHITE_OWNS, self.danger]
 
     def _footer(self):
         prison = self.prison

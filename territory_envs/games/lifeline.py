@@ -1044,6 +1044,9 @@ class LifelineGame(Game):
 
     name = "lifeline"
     sides = ("black", "white")
+    legend = ("X a black stone, O a white stone, . an empty cell (the rows of the hexagon are indented; each "
+              "row starts with its number and the letter of its first cell). There is no score: the last "
+              "player to place a stone wins.")
     special_actions = ("swap", "spend_komi")
     option_defaults = {"board_size": 5, "pie": "strong", "komi": 0}
     planes = PLANES
@@ -1174,9 +1177,11 @@ class LifelineState(GameState):
                 g.geometry.num_points, g.geometry.on_board, out)
         return out
 
-    def overlays(self):
-        dead = (self.board > 0) & ~self.alive_cell
-        return [(dead, (220, 50, 50), 0.45), (self.links > 0, (60, 160, 90), 0.3)]
+    tints = (("a stone whose group does not live", (220, 50, 50), 0.45),
+             ("an empty cell touching two groups of one colour", (60, 160, 90), 0.3))
+
+    def tint_masks(self):
+        return [(self.board > 0) & ~self.alive_cell, self.links > 0]
 
     def _footer(self):
         parts = [super()._footer()]

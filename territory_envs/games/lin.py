@@ -227,6 +227,10 @@ class LinGame(Game):
 
     name = "lin"
     sides = ("black", "white")
+    legend = ("X a black stone, O a white stone, . an empty point. A side's score, shown all game, counts the "
+              "points of its living domains (connected areas free of enemy stones that hold a line of "
+              "{line_length} points), komi added to white's: on an empty board every point lives for both, so "
+              "both start at the whole board. The game ends when no point lives for both; the higher score wins.")
     option_defaults = {"board_size": 9, "line_length": 6, "komi": 0}
     planes = PLANES
 
@@ -305,10 +309,12 @@ class LinState(GameState):
                            g.width, self.game.options["line_length"], g.neighbours, g.degree,
                            self.game.options["komi"], seed, trace)
 
-    def overlays(self):
-        return [(self.alive[0] & ~self.alive[1], (40, 40, 40), 0.25),
-                (self.alive[1] & ~self.alive[0], (250, 250, 250), 0.35),
-                (self.alive[0] & self.alive[1], (200, 60, 60), 0.2)]
+    tints = (("in a living domain of black only", (40, 40, 40), 0.25),
+             ("in a living domain of white only", (250, 250, 250), 0.35),
+             ("in living domains of both", (200, 60, 60), 0.2))
+
+    def tint_masks(self):
+        return [self.alive[0] & ~self.alive[1], self.alive[1] & ~self.alive[0], self.alive[0] & self.alive[1]]
 
 
 LinGame.state_class = LinState

@@ -580,6 +580,10 @@ class LinageGame(Game):
 
     name = "linage"
     sides = ("vertical", "horizontal")
+    legend = ("# a stone (the stones are shared, of no side), . an empty point. A side's score, shown all game, "
+              "counts the points of the regions it owns (a region without a horizontal line is vertical's, one "
+              "without a vertical line horizontal's), komi added to horizontal's. The game ends after two passes "
+              "in a row or when no region is free; the higher score wins.")
     special_actions = ("pass",)
     option_defaults = {"board_size": 9, "line_length": 3, "komi": 0.5}
     planes = PLANES
@@ -701,9 +705,11 @@ class LinageState(GameState):
         text = super()._footer()
         return text + (" - the last move was a pass" if self.passes == 1 and not self.terminal else "")
 
-    def overlays(self):
-        return [(self.kind == VERTICAL_OWNS, (60, 90, 200), 0.35),
-                (self.kind == HORIZONTAL_OWNS, (200, 80, 60), 0.35)]
+    tints = (("in a region of vertical", (60, 90, 200), 0.35),
+             ("in a region of horizontal", (200, 80, 60), 0.35))
+
+    def tint_masks(self):
+        return [self.kind == VERTICAL_OWNS, self.kind == HORIZONTAL_OWNS]
 
 
 LinageGame.state_class = LinageState
