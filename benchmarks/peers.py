@@ -10,8 +10,10 @@ The machine's speed also drifts over minutes (OpenSpiel has read 69k and 89k ste
 an hour apart), so each class runs its peers, then ours, then OpenSpiel again, and ``x openspiel``
 is against the mean of OpenSpiel's two rows, whose gap shows the drift.
 
-Peers: PettingZoo ``go_v5`` (AEC env), OpenSpiel ``go`` (the observation tensor copied into a
-preallocated numpy array and a numpy mask filled from ``legal_actions()`` at every step), Pgx
+Peers: PettingZoo ``go_v5`` (AEC env), OpenSpiel ``go`` (at every step the observation filled in
+place by ``open_spiel.python.observation.make_observation(game).set_from(state, player)``, the
+headline ``x openspiel``, and once more read through ``observation_tensor()``, a new Python list
+each step; a numpy mask filled from ``legal_actions()``), Pgx
 ``go_9x9``/``go_19x19`` on CPU (one game stepped by a jitted step, and vmapped batches of 256 and
 1024 with auto-reset; the actions drawn by a jitted ``jax.random.categorical``). Ours: every
 game's ``env()``, raw state API and batched env (256, 1024, 4096) at the 9x9-class size (Lin,
@@ -66,9 +68,15 @@ def median_of(fn, seconds, repeats):
     return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
 
 
-def openspiel_loop(size):
+def openspiel_loop(size, in_place=True):
+    """OpenSpiel's go, the observation read at every step either in place, as its own Python
+    observers do (``make_observation(game).set_from(state, player)`` fills one numpy buffer: the
+    fair reading, and the headline), or through ``observation_tensor()`` (a new Python list each
+    step, copied into a numpy array)."""
     import pyspiel
+    from open_spiel.python.observation import make_observation
     game = pyspiel.load_game(f"go(board_size={size})")
+    observer = make_observation(game)
     obs = np.zeros(game.observation_tensor_size(), dtype=np.float32)
     mask = np.zeros(game.num_distinct_actions(), dtype=np.int8)
     rng = random.Random(0)
@@ -78,7 +86,10 @@ def openspiel_loop(size):
         while time.perf_counter() < deadline:
             state = game.new_initial_state()
             while not state.is_terminal():
-                obs[:] = state.observation_tensor()
+                if in_place:
+                    observer.set_from(state, state.current_player())  # observer.tensor is the buffer
+                else:
+                    obs[:] = state.observation_tensor()
                 legal = state.legal_actions()
                 mask[:] = 0
                 mask[legal] = 1
@@ -163,6 +174,8 @@ def main(argv=None) -> int:
             print("  (pettingzoo[classic] missing: no go_v5 rows)")
         try:
             add(f"openspiel go {size}x{size}", cls, median_of(openspiel_loop(size), args.seconds, args.repeats))
+            add(f"openspiel go {size}x{size}, tensor as list", cls,
+                median_of(openspiel_loop(size, in_place=False), args.seconds, args.repeats))
         except ImportError:
             print("  (open-spiel missing: no OpenSpiel rows)")
         try:
@@ -192,8 +205,9 @@ def main(argv=None) -> int:
         found = [r for r in rows if r["row"].startswith(prefix) and r["class"] == cls]
         return max(found, key=lambda r: r["steps_per_s"]) if found else None
 
-    def openspiel_mean(cls):  # the mean of the runs before and after our rows
-        found = [r["steps_per_s"] for r in rows if r["row"].startswith("openspiel") and r["class"] == cls]
+    def openspiel_mean(cls):  # the mean of the in-place runs before and after our rows
+        found = [r["steps_per_s"] for r in rows if r["row"].startswith("openspiel") and r["class"] == cls
+                 and "as list" not in r["row"]]
         return {"steps_per_s": statistics.mean(found)} if found else None
 
     print(f"\n{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "

@@ -10,7 +10,7 @@ from territory_envs import make_game
 from tests.reference.asli_reference import ReferenceAsli
 
 # (board_size, games per komi)
-SIZES = [(4, 50), (5, 50), (7, 35), (9, 15)]
+SIZES = [(4, 50), (5, 50), pytest.param(7, 35, marks=pytest.mark.slow), pytest.param(9, 15, marks=pytest.mark.slow)]
 
 
 def play_and_compare(size, komi, seed):

@@ -40,6 +40,7 @@ def test_the_notice_can_be_silenced(tmp_path):
     assert out.returncode == 0 and "compiling" not in out.stderr
 
 
+@pytest.mark.slow
 def test_warmup_fills_the_cache_and_later_runs_are_silent(tmp_path):
     out = run("territory_envs.warmup lin", tmp_path, module=True)
     assert out.returncode == 0, out.stderr

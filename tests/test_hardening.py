@@ -74,6 +74,7 @@ def test_integer_actions_of_every_kind_play():
 
 
 # --- the vector env's mask ------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_editing_the_handed_out_mask_lets_no_illegal_action_through(name):
     vec = make_vec(name, 4, **SMALL[name])

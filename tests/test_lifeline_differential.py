@@ -9,7 +9,7 @@ from territory_envs import make_game
 from tests.reference.lifeline_reference import ReferenceLifeline
 
 # (side, games per pie)
-SIZES = [(3, 45), (4, 30), (5, 20), pytest.param(7, 5, marks=pytest.mark.slow)]
+SIZES = [(3, 45), (4, 30), pytest.param(5, 20, marks=pytest.mark.slow), pytest.param(7, 5, marks=pytest.mark.slow)]
 PIES = [("strong", 0), ("weak", 0), ("komi", 3)]
 
 

@@ -11,7 +11,7 @@ from tests.reference.linage_reference import ReferenceLinage
 
 # (board_size, line_length, komi, games)
 CONFIGS = [(4, 2, 0.5, 30), (4, 3, 0, 30), (5, 3, 0.5, 40), (5, 4, 1.5, 20), (7, 3, 0.5, 40),
-           (7, 5, 0, 10), (9, 3, 0.5, 24), (13, 3, 2.5, 6)]
+           (7, 5, 0, 10), (9, 3, 0.5, 24), pytest.param(13, 3, 2.5, 6, marks=pytest.mark.slow)]
 
 
 def direct_legal_cells(state):
