@@ -19,7 +19,7 @@ each step; a numpy mask filled from ``legal_actions()``), Pgx
 game's ``env()``, raw state API and batched env (256, 1024, 4096) at the 9x9-class size (Lin,
 Linage, Asli 9x9; Lifeline side 6) and the 19x19-class size (19x19; Lifeline side 11). The
 batched env is timed from its steady state: every game is first put at a random position of a
-random game (``spread_over_game_phases``), since after ``reset`` all games move in step and a
+random game (``VectorEnv.spread_over_game_phases``), since after ``reset`` all games move in step and a
 short window of a large batch would time only openings.
 Also printed: the memory of 4096 games of each game at the 19x19-class size, and for each game
 the time to import, make a batch of 1024 games, reset and take the first batched step in a fresh
@@ -45,7 +45,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import territory_envs  # noqa: E402
-from benchmarks.throughput import aec_loop, first_step_seconds, spread_over_game_phases, state_loop  # noqa: E402
+from benchmarks.throughput import aec_loop, first_step_seconds, state_loop  # noqa: E402
 
 
 OURS = {"9x9": [("lin", {"board_size": 9}), ("linage", {"board_size": 9}), ("lifeline", {"board_size": 6}),
@@ -132,7 +132,7 @@ def vector_loop(game, batch, options, numpy_draw=False):
     vec = make_vec(game, batch, **options)
     rng = np.random.default_rng(0)
     vec.reset(seed=0)
-    spread_over_game_phases(vec)  # the steady state, not the openings of games moving in step
+    vec.spread_over_game_phases()  # the steady state, not the openings of games moving in step
     info = {"action_mask": vec.action_masks}
 
     def run(deadline):

@@ -84,24 +84,6 @@ def state_loop(game, seconds: float, seed: int = 0):
     return steps / wall, cpu / wall
 
 
-def spread_over_game_phases(vec, seed: int = 0, games: int = 32) -> None:
-    """Put every game of the batch ``vec`` at a random position of a random game (uniform over the
-    moves of ``games`` seeded random games), so that timing starts in the steady state of a batch
-    that has run for long. Right after ``reset`` all games are at move 0 and move in step: a short
-    timing window of a large batch would see only the opening moves of one game."""
-    game = vec.game
-    rng = np.random.default_rng(seed)
-    pool = []
-    for _ in range(games):
-        state = game.new_state()
-        while not state.terminal and state.move_number < game.max_moves:
-            pool.append(state.clone())
-            legal = state.legal_actions()
-            state.apply(int(legal[rng.integers(len(legal))]))
-    for i in range(vec.num_envs):
-        vec.set_state(i, pool[rng.integers(len(pool))])
-
-
 def measure(fn, seconds, repeats):
     fn(min(0.3, seconds))  # warm-up
     runs = [fn(seconds) for _ in range(repeats)]

@@ -204,6 +204,24 @@ class VectorEnv:
         self._masks_out[i] = b.mask[i]
         self._agents_out[i] = state.current_player
 
+    def spread_over_game_phases(self, seed: int = 0, games: int = 32) -> None:
+        """Put every game of the batch at a random position of a random game (uniform over the
+        positions of ``games`` seeded random games). Right after ``reset`` all games are at move 0
+        and move in step; spread out, the batch is in the steady state of one that has run for
+        long (timing windows, or self-play that should not see every opening at once)."""
+        if not self._ready:
+            raise RuntimeError("spread_over_game_phases() called before reset()")
+        rng = np.random.default_rng(seed)
+        pool = []
+        for _ in range(games):
+            state = self.game.new_state()
+            while not state.terminal and state.move_number < self.game.max_moves:
+                pool.append(state.clone())
+                legal = state.legal_actions()
+                state.apply(int(legal[rng.integers(len(legal))]))
+        for i in range(self.num_envs):
+            self.set_state(i, pool[rng.integers(len(pool))])
+
     def memory_bytes(self) -> int:
         """Bytes held by the batch's arrays."""
         own = [self.observations, self.rewards, self.terminated, self.truncated, self.final_observations,

@@ -53,7 +53,8 @@ def test_counting_rule_agrees_with_simulation_on_large_boards(size, small_region
     through the scan or the event ranges by their size (``small_region``), joining and dying groups
     are looked at directly or through lists of contacts by their size (``direct_work``); each way
     is checked alone too."""
-    from territory_envs.games.asli import DIRECT_WORK, SMALL_REGION, analyse_asli, single_turn_legal
+    from territory_envs.games.asli import DIRECT_WORK, SMALL_REGION, single_turn_legal
+    from tests.kernel_helpers import analyse_asli
     game = make_game("asli", board_size=size)
     geo = game.geometry
     rng = np.random.default_rng(size)
@@ -88,7 +89,8 @@ def test_mask_agrees_with_simulation_on_random_boards(size, small_region, direct
     random play seldom builds), both sides, ban on and off: the mask against simulating each point,
     with every region through the event ranges and through the scan, and every joining or dying
     group looked at directly and through the lists of contacts."""
-    from territory_envs.games.asli import analyse_asli, asli_structure, single_turn_legal
+    from territory_envs.games.asli import asli_structure, single_turn_legal
+    from tests.kernel_helpers import analyse_asli
     geo = make_game("asli", board_size=size).geometry
     n = geo.num_cells
     rng = np.random.default_rng(1000 + size)
@@ -214,21 +216,3 @@ def test_kept_structure_where_stones_flood_their_region_for_parts():
                 fresh = game.state_from_dict(state.to_dict())
                 assert np.array_equal(fresh.legal_mask(), state.legal_mask())
     assert flooded > 20
-
-
-def test_locality_benchmark_follows_changes_two_hops_out():
-    """benchmarks/asli_locality.py: a change beside one region dirties it, the regions that share a
-    group with it at two hops, and nothing when nothing changed."""
-    from benchmarks.asli_locality import clean_shares
-    from territory_envs.games.asli import asli_structure
-    geo = make_game("asli", board_size=5).geometry
-    board = np.zeros(25, dtype=np.int8)
-    board[2::5] = 1  # column c: one black group between region a-b and region d-e
-    st = asli_structure(board, geo.on_board, geo.neighbours, geo.degree)
-    changed = np.zeros(25, dtype=bool)
-    assert clean_shares(board, changed, st, geo.neighbours, geo.degree) == (20, 20, 20)
-    changed[0] = True  # a corner of region a-b: not next to the black group
-    assert clean_shares(board, changed, st, geo.neighbours, geo.degree) == (20, 10, 0)
-    changed[:] = False
-    changed[2] = True  # a black stone: next to both regions
-    assert clean_shares(board, changed, st, geo.neighbours, geo.degree) == (20, 0, 0)

@@ -125,7 +125,7 @@ def test_stone_that_joins_friends_and_cuts_a_region_captures_groups_it_does_not_
     neither, and their cells give the joined group a region it shares with a1 and e2. Without
     those captures c4 would be illegal (the joined group would have no partner). Both ways of
     finding the dying groups (the scan of a small region, the event ranges of a large one) see it."""
-    from territory_envs.games.asli import analyse_asli
+    from tests.kernel_helpers import analyse_asli
     rows = ["..OO.", ".....", ".OOOX", "XXXXO", "O...."]
     s = asli_position(rows, to_move="white")
     geo = s.game.geometry
@@ -146,7 +146,8 @@ def test_captured_group_revives_the_joined_group_through_its_own_eye():
     merges with its cells into the joined group's region; no white stone touches a black one. The
     mask sees it when it looks at the dying groups directly and through their lists of contacts,
     and so does simulating the stone."""
-    from territory_envs.games.asli import analyse_asli, single_turn_legal
+    from territory_envs.games.asli import single_turn_legal
+    from tests.kernel_helpers import analyse_asli
     rows = ["X..O.X.", ".X.O.X.", "...O.X.", "OOOO.X.", ".....X.", "XXXX.X.", "....O.."]
     s = asli_position(rows, to_move="black")
     geo = s.game.geometry

@@ -8,6 +8,8 @@ import pytest
 from territory_envs.core import kernels
 from territory_envs.core.geometry import hexhex, square
 
+from tests import kernel_helpers
+
 GEOMETRIES = [square(5), square(9), square(19), hexhex(3), hexhex(5), hexhex(8)]
 
 
@@ -112,13 +114,13 @@ def test_kernels_match_direct_versions(geo, density):
             if any(flag[c] for c in comp):
                 expected |= set(comp)
         assert set(np.flatnonzero(holding).tolist()) == expected
-        groups, n_groups = kernels.label_groups(board, geo.neighbours, geo.degree)
+        groups, n_groups = kernel_helpers.label_groups(board, geo.neighbours, geo.degree)
         direct_groups = direct_components(geo, board > 0, same=lambda a, b: board[a] == board[b])
         assert as_sets(groups, n_groups) == direct_groups
-        regions, n_regions = kernels.label_regions(board, geo.on_board, geo.neighbours, geo.degree)
+        regions, n_regions = kernel_helpers.label_regions(board, geo.on_board, geo.neighbours, geo.degree)
         direct_regions = direct_components(geo, geo.on_board & (board == 0))
         assert as_sets(regions, n_regions) == direct_regions
-        assert (kernels.component_sizes(groups, n_groups).sum() == (board > 0).sum())
+        assert (kernel_helpers.component_sizes(groups, n_groups).sum() == (board > 0).sum())
         # adjacency between regions and groups
         start, adj = kernels.region_group_adjacency(regions, n_regions, groups, n_groups,
                                                     geo.neighbours, geo.degree)
@@ -217,7 +219,7 @@ def test_cut_cells_and_dfs_subtrees(geo):
     rng = np.random.default_rng(geo.num_cells)
     for _ in range(6):
         member = geo.on_board & (rng.random(geo.num_cells) < 0.7)
-        cut = kernels.cut_cells(member, geo.neighbours, geo.degree)
+        cut = kernel_helpers.cut_cells(member, geo.neighbours, geo.degree)
         before = len(direct_components(geo, member))
         for p in np.flatnonzero(member):
             without = member.copy()

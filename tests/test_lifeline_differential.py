@@ -217,7 +217,7 @@ def test_walls_tell_a_region_that_splits_from_one_that_closes_round_a_stone(side
     flood), and the walls kept in ``memo`` are no finer. At every empty cell p whose empty
     neighbours form two or more arcs, ``walls_apart`` on the fresh walls is True exactly when
     R - p is one region, and on the kept walls only if it is."""
-    from territory_envs.core.kernels import label_regions
+    from tests.kernel_helpers import label_regions
     from territory_envs.games import lifeline as rules
     game = make_game("lifeline", board_size=side)
     geo = game.geometry

@@ -116,7 +116,7 @@ def test_local_searches_and_lowlinks_agree_on_random_boards(size, line):
     """Every candidate decided three ways, on boards with stones at random densities (pockets,
     corridors and staircases that random play seldom makes): by low-links alone (search budget 0),
     by local searches that give up early (budget 1 and 3) and by searches that never give up."""
-    from territory_envs.games.linage import analyse_linage
+    from tests.kernel_helpers import analyse_linage
     game = make_game("linage", board_size=size, line_length=line)
     geo = game.geometry
     rng = np.random.default_rng(size * 10 + line)

@@ -154,13 +154,12 @@ def test_asli_repetition_tables_grow_and_travel():
 
 
 @pytest.mark.parametrize("game, options", [("asli", {"board_size": 5}), ("lifeline", {"board_size": 3})])
-def test_benchmark_spreads_batches_over_game_phases(game, options):
-    """The peers benchmark times batches from games at random points of random games, not from
-    games moving in step after reset; the batch then still steps exactly like the state API."""
-    from benchmarks.throughput import spread_over_game_phases
+def test_batches_spread_over_game_phases_step_like_the_state_api(game, options):
+    """Spread over game phases (as the peers benchmark times them), the games sit at random points
+    of random games, not in step as after reset; the batch then still steps like the state API."""
     vec = make_vec(game, 64, **options)
     vec.reset(0)
-    spread_over_game_phases(vec, seed=1, games=8)
+    vec.spread_over_game_phases(seed=1, games=8)
     assert len(set(vec._batch.move_number.tolist())) >= 8
     rng = np.random.default_rng(2)
     for _ in range(5):

@@ -191,27 +191,6 @@ def find_root(parent, i):
 
 
 @njit(cache=True)
-def label_groups(board, neighbours, degree):
-    """Groups of stones: ``(labels, count)``, -1 on empty cells."""
-    return label_equal_components(board, board > 0, neighbours, degree)
-
-
-@njit(cache=True)
-def label_regions(board, on_board, neighbours, degree):
-    """Regions of empty on-board cells: ``(labels, count)``, -1 on stones and off-board cells."""
-    return label_equal_components(board, on_board & (board == EMPTY), neighbours, degree)
-
-
-@njit(cache=True)
-def component_sizes(labels, count):
-    sizes = np.zeros(count, dtype=np.int32)
-    for i in range(labels.shape[0]):
-        if labels[i] >= 0:
-            sizes[labels[i]] += 1
-    return sizes
-
-
-@njit(cache=True)
 def any_per_component(labels, count, flag):
     """``out[k]`` is true iff some cell of component ``k`` has ``flag`` set."""
     out = np.zeros(count, dtype=np.bool_)
@@ -276,7 +255,7 @@ def dfs_lowlink(member, neighbours, degree):
     low-links, DFS-tree parents (-1 for roots), subtree sizes, and the members in discovery order
     (so the subtree of ``c`` is the cells with ``disc[c] <= disc < disc[c] + size[c]``).
     A cell ``p`` separates its component iff it is a root with two or more tree children, or has
-    a child ``c`` with ``low[c] >= disc[p]`` (see :func:`cut_cells`)."""
+    a child ``c`` with ``low[c] >= disc[p]`` (``tests/kernel_helpers.py`` derives them so)."""
     n = member.shape[0]
     disc, low, parent, size, next_nb, stack, order = lowlink_arrays(n)
     clock = 0
@@ -332,25 +311,6 @@ def lowlink_component(member, root, neighbours, degree, disc, low, parent, size,
                     low[p] = low[v]
                 size[p] += size[v]
     return clock
-
-
-@njit(cache=True)
-def cut_cells(member, neighbours, degree):
-    """Articulation points of the member cells' graph: removing one splits its component."""
-    disc, low, parent, size, order = dfs_lowlink(member, neighbours, degree)
-    n = member.shape[0]
-    cut = np.zeros(n, dtype=np.bool_)
-    children = np.zeros(n, dtype=np.int32)
-    for v in order:
-        p = parent[v]
-        if p >= 0:
-            children[p] += 1
-            if parent[p] >= 0 and low[v] >= disc[p]:
-                cut[p] = True
-    for v in order:
-        if parent[v] < 0 and children[v] >= 2:
-            cut[v] = True
-    return cut
 
 
 MANY = -2  # in ``reach``: two or more distinct groups of that colour touch the region

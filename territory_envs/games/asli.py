@@ -1173,15 +1173,6 @@ def analyse_structure(board, side, ban, single, st, on_board, neighbours, degree
 
 
 @njit(cache=True)
-def analyse_asli(board, side, ban, single, on_board, neighbours, degree, mask, owner, danger,
-                 small_region=SMALL_REGION, direct_work=DIRECT_WORK):
-    """:func:`analyse_structure` of ``board``, labelled here (``small_region``, ``direct_work`` as
-    there)."""
-    return analyse_structure(board, side, ban, single, asli_structure(board, on_board, neighbours, degree),
-                             on_board, neighbours, degree, mask, owner, danger, small_region, direct_work)
-
-
-@njit(cache=True)
 def zobrist_hash(board, side, keys, side_key):
     h = np.uint64(0)
     for i in range(board.shape[0]):
@@ -1222,14 +1213,12 @@ def asli_planes(board, owner, danger, mask, observer, legal_for_observer, own_pr
 
 # --- a whole action, compiled: the turn logic shared by the state class and the batched env ------
 TO_MOVE, FLIP, PRISON_BLACK, PRISON_WHITE, PENDING, PENDING_MINIMAL, FIRST_BLACK, FIRST_WHITE, \
-    LAST_MINIMAL, TERMINAL, WINNER, SIMULATED, SEEN_COUNT = range(13)
-NUM_SCALARS = 13
+    LAST_MINIMAL, TERMINAL, WINNER, SEEN_COUNT = range(12)
+NUM_SCALARS = 12
 ROLLOUT_TESTS = 6  # candidates a playout turn tests before it asks the exact mask
 # A stone that may split its region: from this many cells (8x8) the flood of its region finds the
-# parts sooner than labelling the board; below, labelling is sooner ("a stone's structure" rows of
-# benchmarks/asli_cost.py on 2026-12-02, labelled against flooded: 0.97 against 1.58 us at 5x5,
-# 2.00 against 2.21 at 7x7, 3.11 against 2.88 at 9x9, 5.44 against 4.09 at 13x13, 11.5 against 7.3
-# at 19x19)
+# parts sooner than labelling the board; below, labelling is sooner (the "a stone's structure" rows
+# of benchmarks/diagnostics/asli_cost.py; docs/design/asli.md has the figures)
 FLOOD_PARTS_FROM = 64
 
 
@@ -1249,9 +1238,7 @@ def mask_from_structure(board, mask, owner, danger, s, structure, on_board, neig
     cells = mask[:n]
     double = s[FIRST_BLACK + side] == 0
     ban = s[LAST_MINIMAL] == 1
-    _, _, simulated = analyse_structure(board, side, ban, not double, structure, on_board, neighbours, degree,
-                                        cells, owner, danger)
-    s[SIMULATED] = simulated
+    analyse_structure(board, side, ban, not double, structure, on_board, neighbours, degree, cells, owner, danger)
     if double:
         own = 0
         for i in range(n):
@@ -1488,11 +1475,6 @@ class AsliState(GameState):
         """The last turn was a minimal incursion: the ban is on."""
         return bool(self.s[LAST_MINIMAL])
 
-    @property
-    def simulated(self) -> int:
-        """Points whose legality the last mask computation simulated (a measure of its cost)."""
-        return int(self.s[SIMULATED])
-
     def seen_positions(self) -> list:
         return sorted(int(h) for h in self.seen[self.seen != 0])
 
@@ -1515,7 +1497,7 @@ class AsliState(GameState):
         self.room_until = 0
         self.s = np.zeros(NUM_SCALARS, dtype=np.int32)
         self.s[:] = (self.to_move, self.flip, prison[0], prison[1], pending, field_bool(data, "pending_minimal"),
-                     first[0], first[1], field_bool(data, "last_minimal"), self.terminal, self.winner, 0, 0)
+                     first[0], first[1], field_bool(data, "last_minimal"), self.terminal, self.winner, 0)
         self.seen = np.zeros(64, dtype=np.uint64)
         for h in hashes:
             self._remember(h)

@@ -221,6 +221,13 @@ PLANES = (
 )
 
 
+@njit(cache=True)
+def lin_game_over(contested):
+    """How Lin ends: no point lies in living domains of both colours (``contested``, as
+    :func:`place_lin` counts them). The state, the batch step and the playouts all ask here."""
+    return contested == 0
+
+
 class LinGame(Game):
     """Lin with fixed options: ``board_size`` (odd, 5..25, default 9), ``line_length`` (2..board
     size, default 6), ``komi`` (integer, default 0, added to White's score), ``max_moves``."""
@@ -264,10 +271,9 @@ class LinState(GameState):
         self._init_extra()
 
     def _rules_end(self):
-        if self.contested:
+        if not lin_game_over.py_func(self.contested):  # the compiled rule's own Python: no call into numba
             return False, -1
-        black, white = self.scores()
-        return True, 0 if black > white else 1 if white > black else -1
+        return True, winner_by_score.py_func(*self.scores())
 
     def _check_position(self):
         # every turn removes the enemy stones it leaves outside their living domains, and a
@@ -288,10 +294,7 @@ class LinState(GameState):
                                       self.game.options["line_length"], g.neighbours, g.degree,
                                       self.alive, self.mask)
         self.to_move ^= 1
-        if self.contested == 0:
-            self.terminal = True
-            black, white = self.scores()
-            self.winner = 0 if black > white else 1 if white > black else -1
+        self.terminal, self.winner = self._rules_end()
 
     def scores(self):
         return (int(self.alive[0].sum()), int(self.alive[1].sum()) + self.game.options["komi"])
@@ -338,10 +341,11 @@ def lin_batch_step(actions, board, alive, mask, to_move, flip, move_number, heig
                                  degree, alive[e], mask[e])
         to_move[e] = 1 - side
         black, white = 0, komi
-        if contested == 0 or move_number[e] + 1 >= max_moves:
+        over = lin_game_over(contested)
+        if over or move_number[e] + 1 >= max_moves:
             black, white = lin_scores(alive[e], komi)
         winner = winner_by_score(black, white)
-        if after_action(e, contested == 0, winner, flip[e], move_number, max_moves, mask, rewards, terminated,
+        if after_action(e, over, winner, flip[e], move_number, max_moves, mask, rewards, terminated,
                         truncated):
             final_scores[e, 0] = black
             final_scores[e, 1] = white
@@ -389,7 +393,7 @@ def lin_rollout(board, alive, mask, side, flip, moves_left, height, width, line_
             trace[1, move] = side ^ flip
         _, contested = place_lin(board, side, cell, height, width, line_length, neighbours, degree, alive, mask)
         side = 1 - side
-        if contested == 0:
+        if lin_game_over(contested):
             black, white = lin_scores(alive, komi)
             return winner_player(winner_by_score(black, white), flip), move + 1
     return -1, moves_left

@@ -36,7 +36,7 @@ split and only loses the lines through the stone; otherwise the parts it leaves 
 their owners and points (:func:`place_region_facts`). Legality is decided again only where it can
 change: next to the stone and to cells whose safe bits changed, and at cells a search decided
 whose searched box the stone falls in. A position given whole (a new game, a loaded state) is
-analysed in full (:func:`analyse_linage`, :func:`region_facts`); the tests compare both ways at
+analysed in full (:func:`line_facts`, then :func:`region_facts`); the tests compare both ways at
 every move.
 """
 from __future__ import annotations
@@ -89,23 +89,6 @@ def pack_span(low, high):
 @njit(cache=True)
 def in_span(span, x):
     return (span & 255) <= x <= (span >> 8)
-
-
-@njit(cache=True)
-def analyse_linage(board, height, width, line_length, neighbours, degree, kind, on_h, on_v, legal, planes=True,
-                   search_cap=SEARCH_CAP):
-    """Derived facts of a position: ``kind`` per cell (NOT_EMPTY, FREE, VERTICAL_OWNS,
-    HORIZONTAL_OWNS), cells on horizontal / vertical lines (``on_h``, ``on_v``, only with ``planes``:
-    the observation alone needs them) and the legal placements (``legal`` over the cells).
-    Returns ``(free_regions, vertical_points, horizontal_points)``. ``search_cap`` (tests only): the
-    local search's budget, 0 to decide every candidate by low-links."""
-    n = board.shape[0]
-    runs = np.empty((4, n), dtype=RUNS_DTYPE)
-    safe = np.empty(n, dtype=np.uint8)
-    memo = np.empty(memo_size(n), dtype=MEMO_DTYPE)
-    line_facts(board, height, width, line_length, runs, safe, on_h, on_v, planes)
-    return region_facts(board, height, width, line_length, neighbours, degree, runs, safe, kind, legal, memo,
-                        search_cap)
 
 
 @njit(cache=True)
@@ -197,7 +180,7 @@ def mark_neighbours(x, board, neighbours, degree, marked, todo, count):
 @njit(cache=True)
 def region_facts(board, height, width, line_length, neighbours, degree, runs, safe, kind, legal, memo,
                  search_cap=SEARCH_CAP):
-    """The rest of :func:`analyse_linage`, given :func:`line_facts`: regions (into ``memo``), their
+    """A whole position's analysis after :func:`line_facts`: regions (into ``memo``), their
     owners, the points and the legal placements; returns ``(free_regions, vertical_points,
     horizontal_points)``."""
     n = board.shape[0]
@@ -470,7 +453,7 @@ def search_line(start, p, p_col, stamp, seen, queue, cols, cap, board, width, le
 @njit(cache=True)
 def lowlink_legal(empty, kind, height, width, line_length, neighbours, degree, legal):
     """The legal cells of the free regions by low-links, linear in the cells whatever the
-    position (the fallback of :func:`analyse_linage`'s local searches; see the module docstring)."""
+    position (the fallback of :func:`region_facts`' local searches; see the module docstring)."""
     n = empty.shape[0]
     h_start = np.empty(n, dtype=np.bool_)
     v_start = np.empty(n, dtype=np.bool_)
@@ -573,6 +556,13 @@ PLANES = (
 )
 
 
+@njit(cache=True)
+def linage_game_over(passes, free_regions):
+    """How Linage ends: two passes in a row, or no free region left (no placement is possible, so
+    both could only pass). The state, the batch step and the playouts all ask here."""
+    return passes >= 2 or free_regions == 0
+
+
 class LinageGame(Game):
     """Linage with fixed options: ``board_size`` (3..25, default 9), ``line_length`` (2..5 and at
     most the board size, default 3), ``komi`` (any number, default 0.5, added to Horizontal's
@@ -617,10 +607,9 @@ class LinageState(GameState):
             raise ValueError("state dict: 'board': Linage stones are neutral (values 0 or 1)")
 
     def _rules_end(self):
-        if self.passes < 2 and self.free_regions > 0:
+        if not linage_game_over.py_func(self.passes, self.free_regions):  # the compiled rule's own Python
             return False, -1
-        v, h = self.scores()
-        return True, 0 if v > h else 1 if h > v else -1
+        return True, winner_by_score.py_func(*self.scores())
 
     def _check_position(self):
         # a placement is legal only if every region keeps a line afterwards (and the empty board has one)
@@ -675,10 +664,7 @@ class LinageState(GameState):
             self.free_regions = free
             self.points = (v_points, h_points)
         self.to_move ^= 1
-        if self.passes >= 2 or self.free_regions == 0:
-            self.terminal = True
-            v, h = self.scores()
-            self.winner = 0 if v > h else 1 if h > v else -1
+        self.terminal, self.winner = self._rules_end()
 
     def scores(self):
         return (self.points[0], self.points[1] + self.game.options["komi"])
@@ -753,7 +739,7 @@ def linage_batch_step(actions, board, runs, safe, memo, kind, on_h, on_v, mask, 
         vertical = points[e, 0]
         horizontal = points[e, 1] + komi
         winner = winner_by_score(vertical, horizontal)
-        if after_action(e, passes[e] >= 2 or free[e] == 0, winner, flip[e], move_number, max_moves, mask, rewards,
+        if after_action(e, linage_game_over(passes[e], free[e]), winner, flip[e], move_number, max_moves, mask, rewards,
                         terminated, truncated):
             final_scores[e, 0] = vertical
             final_scores[e, 1] = horizontal
@@ -812,6 +798,6 @@ def linage_rollout(board, mask, kind, memo, passes, free, vertical, horizontal, 
             free, vertical, horizontal = place_stone(board, action, height, width, line_length, neighbours, degree,
                                                      runs, safe, on_h, on_v, kind, legal[:n], memo, free, vertical,
                                                      horizontal, False)
-        if passes >= 2 or free == 0:
+        if linage_game_over(passes, free):
             return winner_player(winner_by_score(vertical, horizontal + komi), flip), move + 1
     return -1, moves_left

@@ -1,7 +1,7 @@
 """How much of Asli's legal mask a move leaves as it was: an upper bound on what keeping the mask
 from move to move could save.
 
-    python benchmarks/asli_locality.py [--board-size 9] [--games 15] [--seed 0]
+    python benchmarks/diagnostics/asli_locality.py [--board-size 9] [--games 15] [--seed 0]
 
 The mask of the side X to move is compared with X's mask at its previous turn (two turns earlier;
 single-stone turns only, so both are made by the same rule). Whether a point ``p`` of region ``r``
@@ -58,12 +58,30 @@ def clean_shares(board, changed, st, neighbours, degree):
     return empty, one, two
 
 
+def check_clean_shares() -> None:
+    """A change beside one region dirties it, the regions that share a group with it at two hops,
+    and nothing when nothing changed (run before every measurement)."""
+    from territory_envs import make_game
+    geo = make_game("asli", board_size=5).geometry
+    board = np.zeros(25, dtype=np.int8)
+    board[2::5] = 1  # column c: one black group between region a-b and region d-e
+    st = asli.asli_structure(board, geo.on_board, geo.neighbours, geo.degree)
+    changed = np.zeros(25, dtype=bool)
+    assert clean_shares(board, changed, st, geo.neighbours, geo.degree) == (20, 20, 20)
+    changed[0] = True  # a corner of region a-b: not next to the black group
+    assert clean_shares(board, changed, st, geo.neighbours, geo.degree) == (20, 10, 0)
+    changed[:] = False
+    changed[2] = True  # a black stone: next to both regions
+    assert clean_shares(board, changed, st, geo.neighbours, geo.degree) == (20, 0, 0)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--board-size", type=int, default=9)
     parser.add_argument("--games", type=int, default=15)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
+    check_clean_shares()
     game = asli.AsliGame(board_size=args.board_size)
     geo = game.geometry
     rng = np.random.default_rng(args.seed)

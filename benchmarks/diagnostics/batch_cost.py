@@ -1,6 +1,6 @@
 """Where a batched step's time goes: thread scaling and the cost of stepping many games.
 
-    python benchmarks/batch_cost.py [--seconds 1.5] [--repeats 3] [--json out.json]
+    python benchmarks/diagnostics/batch_cost.py [--seconds 1.5] [--repeats 3] [--json out.json]
 
 Per game at its 9x9-class size (Lin, Linage, Asli 9x9; Lifeline side 6), in nanoseconds of one
 core per step:
@@ -9,7 +9,7 @@ core per step:
   ``uniform=True``), per move: one game stepped over and over;
 * ``batch 16`` / ``batch 4096``: the vector env's compiled step alone (no Python-side checks, no
   action sampling in the timing) on one thread, per game stepped, the games first spread over the
-  phases of a game (``spread_over_game_phases``);
+  phases of a game (``VectorEnv.spread_over_game_phases``);
 * ``batch 4096, N threads``: the same on every thread numba has, per step and core, with the
   speed-up over one thread.
 
@@ -31,10 +31,9 @@ import time
 import numba
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 import territory_envs  # noqa: E402
-from benchmarks.throughput import spread_over_game_phases  # noqa: E402
 from territory_envs.vector import make_vec  # noqa: E402
 
 ROWS = [
@@ -49,7 +48,7 @@ def batch_ns_per_step(name, options, num_envs, threads, seconds):
     """Core nanoseconds per game stepped by the batch kernel (random legal actions)."""
     vec = make_vec(name, num_envs, num_threads=threads, **options)
     vec.reset(0)
-    spread_over_game_phases(vec)
+    vec.spread_over_game_phases()
     mask = vec.action_masks
     rng = np.random.default_rng(0)
 

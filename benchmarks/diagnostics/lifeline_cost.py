@@ -1,6 +1,6 @@
 """Where Lifeline's step goes: the cost of each kind of turn over a game, and of the observation.
 
-    python benchmarks/lifeline_cost.py [--board-size 6] [--games 60] [--seconds 1.0] [--repeats 3]
+    python benchmarks/diagnostics/lifeline_cost.py [--board-size 6] [--games 60] [--seconds 1.0] [--repeats 3]
 
 One thread, compiled loops only (no Python in the timing). The positions of ``--games`` seeded
 uniform random games are recorded with the kind of action taken from each: a first turn's first
@@ -31,10 +31,10 @@ import sys
 import numpy as np
 from numba import njit
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 import territory_envs  # noqa: E402
-from benchmarks.asli_cost import median_us  # noqa: E402
+from benchmarks.diagnostics.asli_cost import median_us  # noqa: E402
 from territory_envs.core.kernels import random_set_index  # noqa: E402
 from territory_envs.games import lifeline  # noqa: E402
 

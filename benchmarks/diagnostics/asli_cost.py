@@ -1,7 +1,7 @@
 """Where Asli's step goes: its whole-position analysis, its legal mask, and the price of stepping
 many games in turn.
 
-    python benchmarks/asli_cost.py [--board-size 9] [--seconds 1.0] [--repeats 3] [--json out.json]
+    python benchmarks/diagnostics/asli_cost.py [--board-size 9] [--seconds 1.0] [--repeats 3] [--json out.json]
 
 One thread, compiled loops only (no Python in the timing), microseconds per step:
 
