@@ -403,10 +403,7 @@ class _LifelineBatch(_ScalarRowBatch):
 
     def fields(self, i):
         r, s = self.rules, self.scalars[i]
-        return {"to_move": int(s[r.TO_MOVE]), "flip": int(s[r.FLIP]), "pending": int(s[r.PENDING]),
-                "first_turn_done": [bool(s[r.FIRST_BLACK]), bool(s[r.FIRST_WHITE])],
-                "swap_used": bool(s[r.SWAP_USED]), "removal_on": bool(s[r.REMOVAL_ON]),
-                "komi_left": int(s[r.KOMI_LEFT])}
+        return {"to_move": int(s[r.TO_MOVE]), "flip": int(s[r.FLIP]), **r.row_fields(s)}
 
     def load(self, i, state):
         self.scalars[i] = state.s
@@ -461,11 +458,7 @@ class _AsliBatch(_ScalarRowBatch):
 
     def fields(self, i):
         r, s = self.rules, self.scalars[i]
-        return {"to_move": int(s[r.TO_MOVE]), "flip": int(s[r.FLIP]),
-                "prison": [int(s[r.PRISON_BLACK]), int(s[r.PRISON_WHITE])], "pending": int(s[r.PENDING]),
-                "pending_minimal": bool(s[r.PENDING_MINIMAL]),
-                "first_turn_done": [bool(s[r.FIRST_BLACK]), bool(s[r.FIRST_WHITE])],
-                "last_minimal": bool(s[r.LAST_MINIMAL]),
+        return {"to_move": int(s[r.TO_MOVE]), "flip": int(s[r.FLIP]), **r.row_fields(s),
                 "seen": sorted(int(h) for h in self.seen[i][self.seen[i] != 0])}
 
     def load(self, i, state):

@@ -1389,6 +1389,14 @@ def zobrist_keys(num_cells: int):
     return _ZOBRIST[num_cells]
 
 
+def row_fields(s) -> dict:
+    """The state-dict fields (docs/spec.md) held in a scalar row ``s``, besides ``to_move``, ``flip``
+    and ``seen`` (a table of its own): read by the state class and by the batched env alike."""
+    return {"prison": [int(s[PRISON_BLACK]), int(s[PRISON_WHITE])], "pending": int(s[PENDING]),
+            "pending_minimal": bool(s[PENDING_MINIMAL]),
+            "first_turn_done": [bool(s[FIRST_BLACK]), bool(s[FIRST_WHITE])], "last_minimal": bool(s[LAST_MINIMAL])}
+
+
 class AsliGame(Game):
     """Asli with fixed options: ``board_size`` (4..25, default 9), ``komi`` (black stones in the
     prison at the start, whole number >= 0, default 0), ``max_moves``."""
@@ -1480,9 +1488,7 @@ class AsliState(GameState):
 
     # --- state plumbing -----------------------------------------------------------------------
     def _extra_fields(self):
-        return {"prison": self.prison, "pending": self.pending, "pending_minimal": self.pending_minimal,
-                "first_turn_done": self.first_turn_done, "last_minimal": self.last_minimal,
-                "seen": self.seen_positions()}
+        return {**row_fields(self.s), "seen": self.seen_positions()}
 
     def _load_extra(self, data):
         n = self.game.num_cells

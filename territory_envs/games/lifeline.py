@@ -1037,6 +1037,13 @@ PLANES = (
 )
 
 
+def row_fields(s) -> dict:
+    """The state-dict fields (docs/spec.md) held in a scalar row ``s``, besides ``to_move`` and
+    ``flip``: read by the state class and by the batched env alike."""
+    return {"pending": int(s[PENDING]), "first_turn_done": [bool(s[FIRST_BLACK]), bool(s[FIRST_WHITE])],
+            "swap_used": bool(s[SWAP_USED]), "removal_on": bool(s[REMOVAL_ON]), "komi_left": int(s[KOMI_LEFT])}
+
+
 class LifelineGame(Game):
     """Lifeline with fixed options: ``board_size`` (cells per side of the hexhex board, 3..15,
     default 5; the designers recommend 3..12), ``pie`` (``"strong"``, ``"weak"``, ``"komi"``),
@@ -1112,8 +1119,7 @@ class LifelineState(GameState):
 
     # --- state plumbing -----------------------------------------------------------------------
     def _extra_fields(self):
-        return {"pending": self.pending, "first_turn_done": self.first_turn_done,
-                "swap_used": self.swap_used, "removal_on": self.removal_on, "komi_left": self.komi_left}
+        return row_fields(self.s)
 
     def _load_extra(self, data):
         g = self.game
