@@ -8,8 +8,9 @@
 * :mod:`agents.match`: :func:`play_game`, one recorded game between two agents;
 * :mod:`agents.az`: AlphaZero self-play training (``territory-train``), :class:`AZAgent` and
   :func:`pretrained` (the shipped network of a game as an agent);
-* :mod:`agents.arena` (round robin with ratings) and :mod:`agents.play` (a person against an agent)
-  are command-line programs.
+* :mod:`agents.arena`: round robins with ratings, from Python (:func:`agents.arena.run_arena`,
+  :func:`agents.arena.format_tables`) or the command line (``territory-arena``);
+* :mod:`agents.play`: a person against an agent on the command line (``territory-play``).
 """
 from .base import Agent, CallableAgent, RandomAgent, as_agent
 from .match import GameResult, play_game

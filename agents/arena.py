@@ -390,13 +390,12 @@ def write_outputs(out: Path, results: dict, plot: bool = True) -> None:
 
 def plot_ratings(results: dict, path) -> None:
     """Ratings with 95% error bars: one group per game, then all games pooled."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure  # no pyplot: the caller's backend (a notebook's) stays as it is
 
     groups = list(results["ratings"])
     names = results["config"]["agents"]
-    fig, ax = plt.subplots(figsize=(max(6.0, 1.6 * len(groups) * max(1, len(names)) / 3), 4.5))
+    fig = Figure(figsize=(max(6.0, 1.6 * len(groups) * max(1, len(names)) / 3), 4.5))
+    ax = fig.subplots()
     spread = 0.8 / len(names)
     for k, name in enumerate(names):
         xs = [g + (k - (len(names) - 1) / 2) * spread for g in range(len(groups))]
@@ -411,7 +410,6 @@ def plot_ratings(results: dict, path) -> None:
     ax.legend(fontsize="small")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
-    plt.close(fig)
 
 
 def format_tables(results: dict) -> str:

@@ -137,10 +137,8 @@ def picture(name: str) -> np.ndarray:
 
 
 def save_png(path: Path, image: np.ndarray) -> None:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    plt.imsave(path, image)
+    import matplotlib.image
+    matplotlib.image.imsave(path, image)
 
 
 def main(argv=None) -> int:

@@ -286,16 +286,15 @@ def read_metrics(path) -> list[dict]:
 def plot_curves(metrics_path, png_path) -> bool:
     """Losses and Elo over training time, from ``metrics.jsonl`` (False without matplotlib)."""
     try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        from matplotlib.figure import Figure  # no pyplot: the caller's backend (a notebook's) stays as it is
     except ImportError:
         return False
     rows = read_metrics(metrics_path)
     if not rows:
         return False
     minutes = [r["elapsed"] / 60 for r in rows]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+    fig = Figure(figsize=(11, 4))
+    left, right = fig.subplots(1, 2)
     for key in ("loss", "policy_loss", "value_loss"):
         points = [(m, r[key]) for m, r in zip(minutes, rows) if key in r]
         if points:
@@ -317,7 +316,6 @@ def plot_curves(metrics_path, png_path) -> bool:
     right.set_title("Elo")
     fig.tight_layout()
     fig.savefig(png_path, dpi=100)
-    plt.close(fig)
     return True
 
 
