@@ -1,7 +1,7 @@
 """Asli: the PettingZoo AEC environment.
 
 Asli is a territory game for Black and White on a square board with a prison (rules:
-``territory_envs/games/asli.py``). We implement the text of ``asli.txt``; a different published
+``territory_envs/games/asli/``). We implement the text of ``asli.txt``; a different published
 version (with a lone-group exception and prisoners cancelling in pairs) is not this one. Place a
 stone and send every dead enemy group to the prison, or take an enemy stone out of the prison; a
 group is dead unless an empty region next to it touches another group of its colour. No friendly

@@ -78,16 +78,16 @@ _announced: set = set()  # (game, "env" or "vector") told in this process
 
 
 def _dispatchers(game: str, batch: bool) -> list:
-    """The cached numba kernels of ``games/<game>.py``: the batched ones (``*_batch_*``, called by
-    ``territory_envs.vector``) or the others, less the playouts (``*_rollout``, called only by
-    ``GameState.rollout``)."""
+    """The cached numba kernels of ``games/<game>.py`` (or of the package ``games/<game>/``): the
+    batched ones (``*_batch_*``, called by ``territory_envs.vector``) or the others, less the
+    playouts (``*_rollout``, called only by ``GameState.rollout``)."""
     import importlib
 
     from numba.core.dispatcher import Dispatcher
     module = importlib.import_module(f"{__name__.rsplit('.', 2)[0]}.games.{game}")
     out = []
     for name, obj in vars(module).items():
-        if not isinstance(obj, Dispatcher) or obj.py_func.__module__ != module.__name__:
+        if not isinstance(obj, Dispatcher) or not obj.py_func.__module__.startswith(module.__name__):
             continue
         if ("_batch_" in name) == batch and not name.endswith("_rollout") and hasattr(obj._cache, "_cache_file"):
             out.append(obj)
