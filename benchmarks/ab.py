@@ -1,7 +1,7 @@
 """Interleaved A/B speed of two commits: does a change make any step slower?
 
     python -m benchmarks.ab 57685a1              # that commit (A) against the working tree (B)
-    python -m benchmarks.ab 57685a1 --rounds 7 --seconds 1.5
+    python -m benchmarks.ab 57685a1 --rounds 7 --seconds 1.5 --games lin,asli
 
 Commit A is checked out in a temporary git worktree; each round runs one fresh interpreter per
 side (A then B, B then A in the next round, so that neither side always runs first) that times
@@ -81,9 +81,9 @@ print(json.dumps(out))
 '''
 
 
-def run_side(tree: Path, seconds: float) -> dict:
+def run_side(tree: Path, seconds: float, rows) -> dict:
     env = {**os.environ, "PYTHONPATH": str(tree), "TERRITORY_ENVS_QUIET": "1"}
-    done = subprocess.run([sys.executable, "-c", MEASURE, json.dumps(ROWS), str(seconds)], cwd=tree, env=env,
+    done = subprocess.run([sys.executable, "-c", MEASURE, json.dumps(rows), str(seconds)], cwd=tree, env=env,
                           capture_output=True, text=True, check=True)
     result = json.loads(done.stdout.strip().splitlines()[-1])
     path = result.pop("path")
@@ -97,7 +97,9 @@ def main(argv=None) -> int:
     parser.add_argument("commit", help="commit A (B is the working tree)")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=1.0, help="time per row and side in each round")
+    parser.add_argument("--games", default="lin,linage,lifeline,asli", help="comma-separated games to time")
     args = parser.parse_args(argv)
+    rows = [(game, options) for game, options in ROWS if game in args.games.split(",")]
     with tempfile.TemporaryDirectory() as folder:
         tree_a = Path(folder) / "a"
         subprocess.run(["git", "worktree", "add", "--detach", str(tree_a), args.commit], cwd=ROOT, check=True,
@@ -105,11 +107,11 @@ def main(argv=None) -> int:
         try:
             sides = {"A": tree_a, "B": ROOT}
             for tree in sides.values():  # compile both sides' kernels into their caches first
-                run_side(tree, 0.05)
+                run_side(tree, 0.05, rows)
             runs = {"A": [], "B": []}
             for r in range(args.rounds):
                 for side in ("A", "B") if r % 2 == 0 else ("B", "A"):
-                    runs[side].append(run_side(sides[side], args.seconds))
+                    runs[side].append(run_side(sides[side], args.seconds, rows))
                 print(f"round {r + 1} of {args.rounds} done", file=sys.stderr, flush=True)
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(tree_a)], cwd=ROOT, capture_output=True)

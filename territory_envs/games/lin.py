@@ -228,6 +228,10 @@ def lin_game_over(contested):
     return contested == 0
 
 
+# the compiled rules' own Python, for the state class: no call into numba for a comparison
+_game_over, _winner_by_score = lin_game_over.py_func, winner_by_score.py_func
+
+
 class LinGame(Game):
     """Lin with fixed options: ``board_size`` (odd, 5..25, default 9), ``line_length`` (2..board
     size, default 6), ``komi`` (integer, default 0, added to White's score), ``max_moves``."""
@@ -271,9 +275,9 @@ class LinState(GameState):
         self._init_extra()
 
     def _rules_end(self):
-        if not lin_game_over.py_func(self.contested):  # the compiled rule's own Python: no call into numba
+        if not _game_over(self.contested):
             return False, -1
-        return True, winner_by_score.py_func(*self.scores())
+        return True, _winner_by_score(*self.scores())
 
     def _check_position(self):
         # every turn removes the enemy stones it leaves outside their living domains, and a
@@ -294,7 +298,8 @@ class LinState(GameState):
                                       self.game.options["line_length"], g.neighbours, g.degree,
                                       self.alive, self.mask)
         self.to_move ^= 1
-        self.terminal, self.winner = self._rules_end()
+        if _game_over(self.contested):
+            self.terminal, self.winner = True, _winner_by_score(*self.scores())
 
     def scores(self):
         return (int(self.alive[0].sum()), int(self.alive[1].sum()) + self.game.options["komi"])

@@ -563,6 +563,10 @@ def linage_game_over(passes, free_regions):
     return passes >= 2 or free_regions == 0
 
 
+# the compiled rules' own Python, for the state class: no call into numba for a comparison
+_game_over, _winner_by_score = linage_game_over.py_func, winner_by_score.py_func
+
+
 class LinageGame(Game):
     """Linage with fixed options: ``board_size`` (3..25, default 9), ``line_length`` (2..5 and at
     most the board size, default 3), ``komi`` (any number, default 0.5, added to Horizontal's
@@ -607,9 +611,9 @@ class LinageState(GameState):
             raise ValueError("state dict: 'board': Linage stones are neutral (values 0 or 1)")
 
     def _rules_end(self):
-        if not linage_game_over.py_func(self.passes, self.free_regions):  # the compiled rule's own Python
+        if not _game_over(self.passes, self.free_regions):
             return False, -1
-        return True, winner_by_score.py_func(*self.scores())
+        return True, _winner_by_score(*self.scores())
 
     def _check_position(self):
         # a placement is legal only if every region keeps a line afterwards (and the empty board has one)
@@ -664,7 +668,8 @@ class LinageState(GameState):
             self.free_regions = free
             self.points = (v_points, h_points)
         self.to_move ^= 1
-        self.terminal, self.winner = self._rules_end()
+        if _game_over(self.passes, self.free_regions):
+            self.terminal, self.winner = True, _winner_by_score(*self.scores())
 
     def scores(self):
         return (self.points[0], self.points[1] + self.game.options["komi"])
