@@ -1,7 +1,7 @@
 """Lifeline: the PettingZoo AEC environment.
 
 Lifeline is a territorial game for Black and White on the cells of a hexhex board (rules:
-``territory_envs/games/lifeline.py``). Place a stone, then remove dead enemy groups, then dead
+``territory_envs/games/lifeline/``). Place a stone, then remove dead enemy groups, then dead
 friendly groups; a group is dead unless an empty region next to it touches another group of its
 colour. The board must change during a turn. The last player to place wins. Three pie rules
 balance the first move: ``strong`` (double first placements and White's swap), ``weak`` and

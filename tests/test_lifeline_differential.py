@@ -46,7 +46,7 @@ def test_random_games_match_reference(side, games, pie, komi):
 
 @pytest.mark.parametrize("side", [3, 4, 5, 6])
 def test_hexhex_board_is_three_connected(side):
-    """The premise of the first turn's lemma (lifeline.py, before ``first_stone_mask``): no two
+    """The premise of the first turn's lemma (games/lifeline/__init__.py, before ``first_stone_mask``): no two
     cells of the board cut it apart."""
     geo = make_game("lifeline", board_size=side).geometry
     cells = np.flatnonzero(geo.on_board).tolist()
@@ -129,7 +129,7 @@ def test_local_rule_agrees_with_exact_simulation_on_large_boards():
 
 
 def same_memo(kept, whole, board):
-    """Two ``memo`` arrays (lifeline.py) describe the same position: the same partition into
+    """Two ``memo`` arrays (games/lifeline/structure.py) describe the same position: the same partition into
     regions and into groups (labels may differ, but each is a cell of its own region or group),
     the same group counts per region, the same life per group, the same placements per colour,
     and walls in ``kept`` no finer than those of ``whole``."""
@@ -152,7 +152,7 @@ def same_memo(kept, whole, board):
 
 
 def wall_roots(memo, board):
-    """Per cell, the root of its wall in lifeline.py's union-find (-1 where the entry is -1)."""
+    """Per cell, the root of its wall in games/lifeline/structure.py's union-find (-1 where the entry is -1)."""
     from territory_envs.games import lifeline as rules
     n = board.size
     memo = memo.copy()

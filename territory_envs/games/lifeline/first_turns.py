@@ -1,0 +1,111 @@
+"""The masks of the turns the local rule does not cover: a single stone by exact simulation
+(:func:`exact_single_mask`), and the first and second stones of a double first turn
+(:func:`first_stone_mask`, :func:`second_stone_mask`, with the lemma of the package docstring)."""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...core.kernels import EMPTY, adjacent, has_sharing_partner, is_listed, liveness
+from .structure import GROUP, LIFE, REGION
+
+
+@njit(cache=True)
+def turn_changes_board(start, side, first, second, removal, on_board, neighbours, degree):
+    """Would placing ``first`` (and ``second`` if >= 0) from the board ``start``, then removing,
+    leave a board different from ``start``?
+
+    One liveness of the board with the stones placed decides, without removing anything: a dead
+    enemy group is removed from cells that held its stones at the start, so the board changes;
+    otherwise the friendly groups are judged on that same board, and the board changes iff a placed
+    stone lives or a stone of the start dies."""
+    if not removal:
+        return True  # the placed stone stays
+    mover = side + 1
+    board = start.copy()
+    board[first] = mover
+    if second >= 0:
+        board[second] = mover
+    labels, _, alive, _ = liveness(board, on_board, neighbours, degree)
+    for i in range(board.shape[0]):
+        if board[i] == EMPTY:
+            continue
+        lives = alive[labels[i]]
+        if board[i] != mover and not lives:  # a dead enemy group goes
+            return True
+        if board[i] == mover and lives == (start[i] == EMPTY):  # placed and lives, or old and dies
+            return True
+    return False
+
+
+@njit(cache=True)
+def exact_single_mask(board, side, removal, on_board, neighbours, degree, mask):
+    for p in range(board.shape[0]):
+        mask[p] = on_board[p] and board[p] == EMPTY and turn_changes_board(
+            board, side, p, -1, removal, on_board, neighbours, degree)
+
+
+# The first turn's masks rest on a lemma. When the side to move has no stone but its pair, no enemy
+# group alive before the pair dies of it. Such a group A, were it to die, would with the regions next
+# to it make a connected set of cells whose only neighbours on the board are the pair's two stones
+# (a stone next to one of those regions and not in A would be the mover's, since an enemy one would
+# keep A alive). The hexhex board is 3-connected (no two cells cut it apart: the tests check it), so
+# that set and the pair would be the whole board, and A the only enemy group, lone and so dead before.
+# A pair is therefore a legal turn iff it lives (its stones do not touch and share a region) or an
+# enemy group is dead already, which stays dead whatever is added.
+
+
+@njit(cache=True)
+def first_stone_mask(board, side, quick, on_board, neighbours, degree, mask):
+    """First stone of a double placement: legal iff some second stone completes a legal turn.
+    With ``quick`` (the side has no stone on the board, as on every first turn), by the lemma above:
+    iff some empty neighbour ``x`` has an empty neighbour not touching the stone (the two lone
+    stones then share x's region and live), or the stone leaves an enemy group dead and a second
+    empty cell remains. Otherwise the partner is searched by simulation."""
+    n = board.shape[0]
+    empties = 0
+    for p in range(n):
+        empties += on_board[p] and board[p] == EMPTY
+    for p in range(n):
+        mask[p] = False
+        if not on_board[p] or board[p] != EMPTY:
+            continue
+        if quick:
+            # (a lone stone of a side with no other stone dies: the board changes iff an enemy dies)
+            mask[p] = has_sharing_partner(board, p, neighbours, degree) or (
+                empties >= 2 and turn_changes_board(board, side, p, -1, True, on_board, neighbours, degree))
+            continue
+        for k in range(1, n):
+            q = (p + n // 2 + k) % n
+            if q != p and on_board[q] and board[q] == EMPTY and turn_changes_board(
+                    board, side, p, q, True, on_board, neighbours, degree):
+                mask[p] = True
+                break
+
+
+@njit(cache=True)
+def second_stone_mask(start, side, first, quick, memo, on_board, neighbours, degree, mask):
+    """Second stone of a double placement (``start``: the board before the first stone; ``memo``:
+    exact for the board with it): legal iff the pair is a legal turn. With ``quick`` (the side has
+    no other stone), by the lemma above: every second stone if an enemy group is dead beside the
+    first, and otherwise those that do not touch the first and lie in a region next to it.
+    Otherwise simulate the pair."""
+    n = start.shape[0]
+    enemies_alive = True
+    near = np.full(6, -1, dtype=np.int32)  # the regions next to the first stone
+    if quick:
+        for i in range(n):
+            if start[i] == 2 - side:
+                enemies_alive &= memo[LIFE * n + memo[GROUP * n + i]] > 0
+        for d in range(degree[first]):
+            near[d] = memo[REGION * n + neighbours[first, d]]  # (-1 on a stone)
+    for p in range(n):
+        mask[p] = False
+        if p == first or not on_board[p] or start[p] != EMPTY:
+            continue
+        if not quick:
+            mask[p] = turn_changes_board(start, side, first, p, True, on_board, neighbours, degree)
+        elif not enemies_alive:
+            mask[p] = True
+        else:
+            mask[p] = is_listed(memo[REGION * n + p], near, 6) and not adjacent(p, first, neighbours, degree)

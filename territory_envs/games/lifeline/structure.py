@@ -1,0 +1,619 @@
+"""Incremental play: the facts kept from move to move in ``memo`` (regions, groups, the groups of
+each colour next to each region, the life of each group, each colour's placements, the walls), and
+the usual turn that updates them (:func:`usual_turn`, :func:`remove_dead_groups`)."""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...core.kernels import (EMPTY, any_per_component, find_root, flood_listing, is_listed, label_components,
+                             region_group_adjacency, relabel_component)
+
+# --- incremental play: the facts kept from move to move ---------------------------------------------
+# ``memo`` (``MEMO_DTYPE``, MEMO_BLOCKS * n + 2) holds, in blocks of n: per cell, its region's label (-1 on
+# stones and off the board) | per region label, how many distinct black groups touch the region | how
+# many white ones | per cell, its group's label (-1 on empty cells) | per group label, how many
+# regions next to the group touch another group of its colour (the group lives iff that is
+# positive) | per cell, 1 if Black may place there by the local rule (its region touches a black
+# group) | the same for White | the walls (below); then how many cells each colour may place on. A
+# label is one of the cells of its region or group: a group keeps it while it grows, a region while
+# it shrinks, and a region whose label cell takes a stone is given another (``relabel_region``), so
+# labels stay distinct. Colour c's count block is block c (``memo[c * n + region]``) and its
+# placements block ``LIFE + c``.
+#
+# The *walls* are the connected sets of stones of either colour, all that lies off the board counting
+# as one more stone (the grid's corner cell ``EXTERIOR``, off every hexhex board): a union-find, each
+# stone's entry its parent. On the hexhex board's cells (a triangular lattice, which matches itself)
+# they are the dual of the regions: a stone on p splits its region exactly when two of the runs of
+# stones round p (see ``walls_apart``) belong to one wall, closing a loop through p. They are exact
+# after ``build_memo``; a usual turn adds its stone, but a removal leaves the walls as they were
+# (the emptied cells stay in the union-find): coarser than the true ones, they may see a loop that
+# is no longer there, and the turn then floods the parts of the region, which is exact anyway.
+REGION, BLACK_GROUPS, WHITE_GROUPS, GROUP, LIFE, WALL, MEMO_BLOCKS = 0, 1, 2, 3, 4, 7, 8
+EXTERIOR = 0
+# int16 (every entry is a cell, a count of cells or a flag; side 15 has 841 grid cells): it is most
+# of a game's memory, and a large batch's memos do not stay in cache
+MEMO_DTYPE = np.int16
+
+
+@njit(cache=True)
+def memo_size(n):
+    return MEMO_BLOCKS * n + 2
+
+
+@njit(cache=True)
+def set_placeable(memo, n, cell, region):
+    """Both colours' placement flags of the empty ``cell`` of ``region``, and their counts."""
+    for c in (1, 2):
+        now = memo[c * n + region] > 0
+        memo[MEMO_BLOCKS * n + c - 1] += now - memo[(LIFE + c) * n + cell]
+        memo[(LIFE + c) * n + cell] = now
+
+
+@njit(cache=True)
+def clear_placeable(memo, n, cell):
+    for c in (1, 2):
+        memo[MEMO_BLOCKS * n + c - 1] -= memo[(LIFE + c) * n + cell]
+        memo[(LIFE + c) * n + cell] = 0
+
+
+@njit(cache=True)
+def wall_of(memo, n, i):
+    """The root of the wall holding the stone ``i`` (or ``EXTERIOR``)."""
+    return find_root(memo[WALL * n:(WALL + 1) * n], i)
+
+
+@njit(cache=True)
+def build_walls(board, memo, neighbours, degree):
+    """The walls of ``board`` afresh, flat: every stone's entry its wall's root (``EXTERIOR`` for a
+    wall with a stone on the edge, else the wall's first cell), -1 on empty cells."""
+    n = board.shape[0]
+    stones = board != EMPTY
+    labels, count = label_components(stones, neighbours, degree)
+    on_edge = any_per_component(labels, count, stones & (degree < 6))
+    root = np.full(count, -1, dtype=np.int32)
+    walls = memo[WALL * n:(WALL + 1) * n]
+    for i in range(n):
+        k = labels[i]
+        if k >= 0 and root[k] < 0:
+            root[k] = EXTERIOR if on_edge[k] else i
+        walls[i] = root[k] if k >= 0 else -1
+    walls[EXTERIOR] = EXTERIOR
+
+
+@njit(cache=True, inline='always')
+def join_walls(board, p, ring, memo):
+    """The stone just placed on ``p`` (ring ``ring``, see :func:`ring_of`) joins the walls of the
+    runs of stones and off-board cells round it. A run is one wall already (consecutive cells of the
+    ring touch, and a stone next to an off-board cell is on the edge), so its first cell is enough.
+    A cell emptied by a removal is still in its old wall, and stays there (its entry may be the
+    parent of others)."""
+    n = board.shape[0]
+    base = WALL * n
+    if memo[base + p] < 0:
+        memo[base + p] = p
+    root = wall_of(memo, n, p)
+    walled_in = True  # no empty neighbour: the whole ring is one run
+    for k in range(6):
+        walled_in &= not (ring[k] >= 0 and board[ring[k]] == EMPTY)
+    for k in range(6):
+        x = ring[k]
+        before = ring[(k + 5) % 6]
+        if (x < 0 or board[x] != EMPTY) and (walled_in and k == 0 or before >= 0 and board[before] == EMPTY):
+            other = wall_of(memo, n, EXTERIOR if x < 0 else x)
+            if other == root:
+                continue
+            if root == p:  # p alone so far: it hangs under the run's wall
+                memo[base + p] = root = other
+            else:
+                memo[base + other] = root
+
+
+@njit(cache=True, inline='always')
+def walls_apart(board, ring, memo):
+    """Before a stone goes on a cell with ring ``ring`` (see :func:`ring_of`) whose empty
+    neighbours form two or more arcs: is each run of stones and off-board cells between them in a
+    wall of its own? Then the arcs stay joined once the stone is placed (its region does not
+    split). Otherwise two runs are in one wall, which closes a loop through the stone if the walls
+    are exact (they may be coarser: see ``memo``)."""
+    n = board.shape[0]
+    first = second = -1  # the walls of the runs met so far (three at most)
+    for k in range(6):
+        x = ring[k]
+        before = ring[(k + 5) % 6]
+        if (x < 0 or board[x] != EMPTY) and before >= 0 and board[before] == EMPTY:  # a run begins
+            root = wall_of(memo, n, EXTERIOR if x < 0 else x)
+            if root == first or root == second:
+                return False
+            if first < 0:
+                first = root
+            else:
+                second = root
+    return True
+
+
+@njit(cache=True)
+def build_memo(board, labels, count, neighbours, degree, memo):
+    """``memo`` for the position on ``board``, found whole (after any turn but the usual one) from
+    its groups and regions as ``liveness`` labels them."""
+    n = board.shape[0]
+    first = np.full(count, -1, dtype=np.int32)  # each component's label: its first cell
+    for i in range(n):
+        k = labels[i]
+        if k >= 0 and first[k] < 0:
+            first[k] = i
+    memo[:] = 0
+    memo[REGION * n:(REGION + 1) * n] = -1
+    memo[GROUP * n:(GROUP + 1) * n] = -1
+    region_labels = np.full(n, -1, dtype=np.int32)
+    group_labels = np.full(n, -1, dtype=np.int32)
+    for i in range(n):
+        k = labels[i]
+        if k < 0:
+            continue
+        if board[i] == EMPTY:
+            memo[REGION * n + i] = first[k]
+            region_labels[i] = k
+        else:
+            memo[GROUP * n + i] = first[k]
+            group_labels[i] = k
+    start, pairs = region_group_adjacency(region_labels, count, group_labels, count, neighbours, degree)
+    for k in range(count):
+        for j in range(start[k], start[k + 1]):
+            memo[board[first[pairs[j]]] * n + first[k]] += 1
+    for k in range(count):
+        for j in range(start[k], start[k + 1]):
+            g = first[pairs[j]]
+            if memo[board[g] * n + first[k]] >= 2:
+                memo[LIFE * n + g] += 1
+    for i in range(n):
+        if memo[REGION * n + i] >= 0:
+            set_placeable(memo, n, i, memo[REGION * n + i])
+    build_walls(board, memo, neighbours, degree)
+
+
+@njit(cache=True)
+def ring_of(p, width, neighbours, degree, ring):
+    """p's neighbours in order round it into ``ring`` (6 entries, -1 where the board ends):
+    consecutive ones, cyclically, are neighbours of each other."""
+    ring[:] = -1
+    for d in range(degree[p]):
+        nb = neighbours[p, d]
+        offset = nb - p
+        if offset == -width:
+            ring[0] = nb
+        elif offset == 1 - width:
+            ring[1] = nb
+        elif offset == 1:
+            ring[2] = nb
+        elif offset == width:
+            ring[3] = nb
+        elif offset == width - 1:
+            ring[4] = nb
+        else:
+            ring[5] = nb
+
+
+@njit(cache=True, inline='always')
+def round_the_stone(board, mover, ring, memo, near):
+    """What lies round an empty cell with neighbours ``ring`` (see :func:`ring_of`) for a stone of
+    colour ``mover``: the distinct groups next to it into ``near`` (the mover's from 0, the
+    enemy's from 6). Returns ``(friends, enemies, arcs, empties)``: how many of each kind of group,
+    how many arcs of empty neighbours and how many empty neighbours."""
+    n = board.shape[0]
+    friends = 0
+    enemies = 0
+    arcs = 0
+    empties = 0
+    for k in range(6):
+        x = ring[k]
+        if x < 0:
+            continue
+        before = ring[(k + 5) % 6]
+        if board[x] == EMPTY:
+            empties += 1
+            arcs += not (before >= 0 and board[before] == EMPTY)
+            continue
+        g = memo[GROUP * n + x]
+        if board[x] == mover:
+            if not is_listed(g, near, friends):
+                near[friends] = g
+                friends += 1
+        else:
+            if not is_listed(g, near[6:], enemies):
+                near[6 + enemies] = g
+                enemies += 1
+    return friends, enemies, arcs, empties
+
+
+@njit(cache=True, inline='always')
+def enemies_touch_arcs(board, enemy, ring, memo):
+    """Does every group of colour ``enemy`` next to the cell with ring ``ring`` touch one of its
+    empty neighbours (an arc)? (A group touches an arc if one of its stones next to the cell does.)
+    Then each still touches the cell's region once a stone fills the cell."""
+    n = board.shape[0]
+    every = True
+    for k in range(6):
+        x = ring[k]
+        if x >= 0 and board[x] == enemy:
+            touches = False
+            for e in range(6):
+                y = ring[e]
+                if y >= 0 and board[y] == enemy and memo[GROUP * n + y] == memo[GROUP * n + x]:
+                    for step in (5, 1):
+                        z = ring[(e + step) % 6]
+                        touches |= z >= 0 and board[z] == EMPTY
+            every &= touches
+    return every
+
+
+@njit(cache=True)
+def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree):
+    """The usual turn, incrementally: ``side`` places on ``p`` with removal on, a single stone and
+    every group alive before it. Brings ``memo``, ``links``, ``alive_cell`` and the opponent's
+    placements (``mask`` over the cells) up to date, touching only p's region R and the groups the
+    stone joins, and the regions that removed groups free (:func:`remove_dead_groups`). Returns the
+    number of the opponent's legal cells by the local rule, and True: every group lives after it.
+
+    Only R changes among the regions: it loses p and may split into parts. If p's empty neighbours
+    form one arc round it, or several arcs between runs of stones of distinct walls (:func:`walls_apart`),
+    and every enemy group next to p still touches an arc, R - p is one region next to the same
+    enemy groups and only the mover's count changes: no flood (unless it rises to 2, when R gives
+    life to the one friendly group it touched, which a flood finds). Otherwise
+    the parts are flooded: R's gift of life to the groups next to it ends, and each part gives its
+    own. A stone joining two or more friendly groups also changes the other regions next to them,
+    which now count them as one (:func:`join_friends`)."""
+    n = board.shape[0]
+    width = int(np.sqrt(n) + 0.5)  # the grid of a hexhex board is square
+    mover = side + 1
+    enemy = 3 - mover
+    region = memo[REGION * n + p]
+    mover_before = memo[mover * n + region]
+    work = np.empty(8 * n + 64, dtype=np.int32)  # every scratch list, in one allocation
+    ring = work[0:6]
+    ring_of(p, width, neighbours, degree, ring)
+    near = work[6:18]  # labels of the groups next to p: the mover's, then the enemy's
+    friends, enemies, arcs, empties = round_the_stone(board, mover, ring, memo, near)
+    one_part = enemies_touch_arcs(board, enemy, ring, memo)
+    # and the count of the mover's groups next to R stays on the same side of 2 for every group
+    # but the stone's (it rises from 1 to 2 when a lone stone joins R's only friend: a flood finds it)
+    one_part &= mover_before >= 2 or friends > 0
+    one_part &= empties > 0  # (no empty neighbour: R is p alone and goes)
+    if one_part and arcs > 1:  # several arcs: R - p is still one region unless p closes a wall's loop
+        one_part = walls_apart(board, ring, memo)
+    board[p] = mover
+    join_walls(board, p, ring, memo)
+    memo[REGION * n + p] = -1
+    clear_placeable(memo, n, p)
+    alive_cell[p] = True
+    cells = work[64:64 + n]
+    joined_cells = cells
+    dead = False
+    if one_part:
+        if region == p:  # R's label was p's cell: R - p takes one of its own cells
+            region = relabel_region(board, p, ring, region, memo, neighbours, degree, cells)
+        mover_after = mover_before - friends + 1  # the joined groups and the stone count once
+        memo[mover * n + region] = mover_after
+        joined = join_friends(board, p, near, friends, region, memo, neighbours, degree, cells)
+        label = memo[GROUP * n + p]
+        # R - p gives the joined group life as R gave each part of it
+        memo[LIFE * n + label] += (mover_after >= 2) - friends * (mover_before >= 2)
+        dead = memo[LIFE * n + label] <= 0
+        suspects = work[34:35]  # only the joined group can die (see above)
+        suspects[0] = label
+    else:
+        # the parts of R - p, and the groups next to each (labels before the stone joins any), in
+        # one flood per part; a flooded cell's region reads -2 until its part is labelled
+        stamp = work[64 + n:64 + 2 * n]  # per group label: the last list holding it
+        stamp[:] = -1
+        regions = memo[REGION * n:(REGION + 1) * n]
+        groups = memo[GROUP * n:(GROUP + 1) * n]
+        lists = work[64 + 2 * n:]  # 3 parts' lists, p's neighbours, each group once: < 4n + 24 <= 6n
+        part_start = work[18:26]  # parts' cells in ``cells``
+        list_start = work[26:34]  # their groups in ``lists``
+        total = 0
+        listed_groups = 0
+        parts = 0
+        for k in range(6):
+            start = ring[k]
+            if start < 0 or board[start] != EMPTY or memo[REGION * n + start] != region:
+                continue
+            part_start[parts] = total
+            list_start[parts] = listed_groups
+            total, listed_groups = flood_listing(board, start, region, -2, regions, groups, cells, total, stamp, parts,
+                                                 lists, listed_groups, neighbours, degree)  # (p has no label yet)
+            parts += 1
+        part_start[parts] = total
+        list_start[parts] = listed_groups
+        # R's gift of life ends for every group next to it: those of the parts and p's neighbours
+        # (listed after the parts' lists, then once each, from ``distinct`` on)
+        distinct = listed_groups
+        for k in range(12):
+            if k < friends or 6 <= k < 6 + enemies:
+                lists[distinct] = near[k]
+                distinct += 1
+        end = distinct
+        for j in range(distinct):
+            g = lists[j]
+            if stamp[g] != 7:
+                stamp[g] = 7
+                lists[end] = g
+                end += 1
+        gifts(board, memo, region, lists, distinct, end, -1)
+        joined_cells = cells[total:]
+        joined = join_friends(board, p, near, friends, region, memo, neighbours, degree, joined_cells)
+        label = memo[GROUP * n + p]
+        for q in range(parts):  # each part: its label, and its groups (the joined ones as one), counts, gifts
+            part = cells[part_start[q]]
+            tag = 8 + q
+            stamp[label] = tag  # every part touches the stone
+            lists[end] = label
+            count = end + 1
+            for j in range(list_start[q], list_start[q + 1]):
+                g = label if is_listed(lists[j], near, friends) else lists[j]
+                if stamp[g] != tag:
+                    stamp[g] = tag
+                    lists[count] = g
+                    count += 1
+            endow_region(board, memo, part, lists, end, count)
+            for j in range(part_start[q], part_start[q + 1]):
+                memo[REGION * n + cells[j]] = part
+                set_placeable(memo, n, cells[j], part)
+        dead = memo[LIFE * n + label] <= 0
+        for j in range(distinct, end):  # every group that R touched lives?
+            dead |= memo[LIFE * n + lists[j]] <= 0 and not is_listed(lists[j], near, friends)
+        lists[end] = label
+        suspects = lists[distinct:end + 1]  # the groups whose life the turn lowered
+    relink(board, p, memo, links, neighbours, degree, joined_cells, joined)
+    if dead:
+        remove_dead_groups(board, side, memo, links, alive_cell, neighbours, degree, suspects)
+    mask[:] = memo[(LIFE + enemy) * n:(LIFE + enemy + 1) * n]  # the opponent's placements
+    return memo[MEMO_BLOCKS * n + enemy - 1], True  # (every group left lives: see remove_dead_groups)
+
+
+@njit(cache=True)
+def relabel_region(board, p, ring, region, memo, neighbours, degree, queue):
+    """Give R - p (one region) the label of one of its cells, an empty neighbour of ``p``, with R's
+    counts (its cells are found by their old label); returns the new label."""
+    n = board.shape[0]
+    label = -1
+    for k in range(6):
+        if ring[k] >= 0 and board[ring[k]] == EMPTY:
+            label = ring[k]
+            break
+    relabel_component(memo[REGION * n:(REGION + 1) * n], label, region, label, queue, 0, neighbours, degree)
+    for c in (1, 2):
+        memo[c * n + label] = memo[c * n + region]
+    return label
+
+
+@njit(cache=True)
+def remove_dead_groups(board, side, memo, links, alive_cell, neighbours, degree, suspects):
+    """The removals of a usual turn in which a group died, from ``memo`` exact for the board with
+    the stone: the enemy's groups with no life go, then the mover's that have none on the board
+    left (removing enemies only merges regions, which kills no friend). Only groups whose life the
+    turn lowered can die: ``suspects`` lists their labels (a label that a join retired, no longer
+    its group's, is passed over). Freed cells merge with the regions next to them
+    (:func:`free_cells`). Every group left lives (merged regions only give more life), so only the
+    freed cells leave ``alive_cell``."""
+    n = board.shape[0]
+    mover = side + 1
+    work = np.empty(4 * n, dtype=np.int32)
+    for colour in (3 - mover, mover):
+        freed = 0
+        for t in range(suspects.shape[0]):
+            g = suspects[t]
+            if board[g] != colour or memo[GROUP * n + g] != g or memo[LIFE * n + g] > 0:
+                continue
+            # the group's stones, from its label's cell, lose the label (so a label listed twice is
+            # passed over)
+            freed = relabel_component(memo[GROUP * n:(GROUP + 1) * n], g, g, -1, work, freed, neighbours, degree)
+        if freed > 0:
+            for j in range(freed):
+                alive_cell[work[j]] = False
+            free_cells(board, work, freed, memo, links, neighbours, degree)
+
+
+@njit(cache=True)
+def free_cells(board, work, freed, memo, links, neighbours, degree):
+    """Empty the stones ``work[:freed]`` (whole groups). Each connected set of freed cells makes one
+    new region with every region next to it, labelled by its first cell: each absorbed region's
+    gift of life ends (its groups found by a flood of it), and the new region's counts and gifts
+    are made, and the freed cells' links. ``work`` holds ``4 * n`` entries."""
+    n = board.shape[0]
+    queue = work[n:2 * n]
+    stamp = work[2 * n:3 * n]  # per group label: the region (or n + the new one) that listed it last
+    groups = work[3 * n:]
+    stamp[:] = -1
+    for j in range(freed):
+        c = work[j]
+        board[c] = EMPTY
+        memo[GROUP * n + c] = -1
+        memo[REGION * n + c] = -3  # freed, in no region yet
+    tail = 0
+    for j in range(freed):
+        if memo[REGION * n + work[j]] != -3:
+            continue
+        first = tail  # a new region: the freed cells joined to this one, and the regions they touch
+        memo[REGION * n + work[j]] = -2
+        queue[tail] = work[j]
+        tail += 1
+        head = first
+        while head < tail:
+            x = queue[head]
+            head += 1
+            for d in range(degree[x]):
+                y = neighbours[x, d]
+                s = memo[REGION * n + y]
+                if board[y] != EMPTY or s == -2:
+                    continue
+                if s == -3:
+                    memo[REGION * n + y] = -2
+                    queue[tail] = y
+                    tail += 1
+                    continue
+                # absorb region s whole: its gift of life ends
+                tail, listed_groups = flood_listing(board, y, s, -2, memo[REGION * n:(REGION + 1) * n],
+                                                    memo[GROUP * n:(GROUP + 1) * n], queue, tail, stamp, s, groups, 0,
+                                                    neighbours, degree)
+                gifts(board, memo, s, groups, 0, listed_groups, -1)
+        label = queue[first]
+        listed_groups = 0
+        for j2 in range(first, tail):
+            c = queue[j2]
+            memo[REGION * n + c] = label
+            for d in range(degree[c]):
+                z = neighbours[c, d]
+                if board[z] != EMPTY:
+                    g = memo[GROUP * n + z]
+                    if stamp[g] != n + label:
+                        stamp[g] = n + label
+                        groups[listed_groups] = g
+                        listed_groups += 1
+        endow_region(board, memo, label, groups, 0, listed_groups)
+        for j2 in range(first, tail):
+            set_placeable(memo, n, queue[j2], label)
+    # the freed cells' links; their empty neighbours keep theirs: an empty cell next to a dead
+    # group and another group of its colour would give it life
+    for j in range(freed):
+        link_cell(board, work[j], memo, links, neighbours, degree)
+
+
+@njit(cache=True)
+def gifts(board, memo, region, groups, start, stop, sign):
+    """Add ``sign`` (1 or -1) to the life of each of ``groups[start:stop]`` (distinct labels) to
+    which ``region`` gives life (it touches two or more groups of that colour)."""
+    n = board.shape[0]
+    for t in range(start, stop):
+        g = groups[t]
+        memo[LIFE * n + g] += sign * (memo[board[g] * n + region] >= 2)
+
+
+@njit(cache=True)
+def endow_region(board, memo, region, groups, start, stop):
+    """A new ``region`` touching the distinct groups ``groups[start:stop]``: its counts per colour,
+    and its gift of life to each of them."""
+    n = board.shape[0]
+    memo[BLACK_GROUPS * n + region] = 0
+    memo[WHITE_GROUPS * n + region] = 0
+    for t in range(start, stop):
+        memo[board[groups[t]] * n + region] += 1
+    gifts(board, memo, region, groups, start, stop, 1)
+
+
+@njit(cache=True)
+def link_cell(board, y, memo, links, neighbours, degree):
+    """``links[y]`` of the empty cell ``y`` afresh, both colours."""
+    for colour in (1, 2):
+        link_colour(board, y, colour, memo, links, neighbours, degree)
+
+
+@njit(cache=True)
+def link_colour(board, y, colour, memo, links, neighbours, degree):
+    """Bit ``colour`` of ``links[y]`` afresh: the empty cell ``y`` touches two or more groups of
+    that colour."""
+    n = board.shape[0]
+    first = -1
+    linked = False
+    for e in range(degree[y]):
+        z = neighbours[y, e]
+        if board[z] == colour:
+            g = memo[GROUP * n + z]
+            if first == -1:
+                first = g
+            elif g != first:
+                linked = True
+    links[y] = (links[y] & ~colour) | (colour if linked else 0)
+
+
+@njit(cache=True)
+def join_friends(board, p, friends, count, region, memo, neighbours, degree, cells):
+    """The stone on ``p`` joins the mover's groups labelled ``friends[:count]`` into one group
+    (``p`` alone, life 0, if none). With two or more, the joined group's life is the sum of theirs,
+    less what each other region next to two or more of them stops giving (``region``, p's, is the
+    caller's): such a region counts them as one from now on. The joined group takes the label of
+    its largest part, whose stones keep it; the stones of the other parts go into ``cells``.
+    Returns how many (0 when fewer than two groups join: no stone changes group)."""
+    n = board.shape[0]
+    if count == 0:
+        memo[GROUP * n + p] = p
+        memo[LIFE * n + p] = 0
+        return 0
+    label = friends[0]
+    memo[GROUP * n + p] = label
+    if count == 1:
+        return 0
+    colour = board[p]
+    life = 0
+    for k in range(count):
+        life += memo[LIFE * n + friends[k]]
+    work = np.zeros(3 * n + 6, dtype=np.int32)
+    seen = work[:n]
+    bits = work[n:2 * n]  # per region label: which joined groups it touches
+    touched = work[2 * n:3 * n]
+    sizes = work[3 * n:]  # stones per joined group (p counts in the first)
+    n_touched = 0
+    cells[0] = p
+    seen[p] = 1
+    head, tail = 0, 1
+    while head < tail:
+        x = cells[head]
+        head += 1
+        bit = 0
+        for k in range(count):
+            if friends[k] == memo[GROUP * n + x]:
+                bit = 1 << k
+                sizes[k] += 1
+        for d in range(degree[x]):
+            y = neighbours[x, d]
+            if board[y] == EMPTY:
+                s = memo[REGION * n + y]
+                if s != region and s >= 0 and bit != 0:  # (-2: a part of region being flooded)
+                    if bits[s] == 0:
+                        touched[n_touched] = s
+                        n_touched += 1
+                    bits[s] |= bit
+            elif board[y] == colour and seen[y] == 0:
+                seen[y] = 1
+                cells[tail] = y
+                tail += 1
+    for t in range(n_touched):
+        s = touched[t]
+        groups = 0
+        for k in range(count):
+            groups += (bits[s] >> k) & 1
+        if groups >= 2:
+            after = memo[colour * n + s] - groups + 1
+            memo[colour * n + s] = after
+            life -= groups - (after >= 2)
+    big = 0
+    for k in range(1, count):
+        if sizes[k] > sizes[big]:
+            big = k
+    label = friends[big]
+    moved = 0  # the stones that change label, compacted to the front of ``cells``
+    for j in range(tail):
+        x = cells[j]
+        if memo[GROUP * n + x] != label:
+            memo[GROUP * n + x] = label
+            cells[moved] = x
+            moved += 1
+    memo[LIFE * n + label] = life
+    return moved
+
+
+@njit(cache=True)
+def relink(board, p, memo, links, neighbours, degree, cells, joined):
+    """``links`` after the stone on ``p``: only the mover's bit changes (the enemy's groups are the
+    same), next to p and, when groups joined, next to the ``joined`` stones of ``cells`` (those of
+    every joined group but the largest), where a joined group counts once: there a bit can only be
+    lost, so only cells that have it are looked at. A cell that loses it touched two of the joined
+    groups, so one besides the largest: its stones are enough."""
+    colour = board[p]
+    links[p] = 0  # a stone's cell has none
+    for j in range(-1, joined):
+        x = p if j < 0 else cells[j]
+        for d in range(degree[x]):
+            y = neighbours[x, d]
+            if board[y] == EMPTY and (j < 0 or links[y] & colour):
+                link_colour(board, y, colour, memo, links, neighbours, degree)

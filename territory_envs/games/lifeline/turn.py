@@ -1,0 +1,228 @@
+"""A whole action, compiled: the turn logic the state class, the batched env and the playouts
+share (:func:`act`, :func:`new_game`, :func:`finish_mask` for the special actions), the observation
+planes (:data:`PLANES`, :func:`observe`) and the layout of a game's scalar row."""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...core.game import Plane
+from ...core.kernels import EMPTY, store_eight
+from .structure import usual_turn
+from .rules import analyse, play_stone
+from .first_turns import exact_single_mask, first_stone_mask, second_stone_mask
+
+
+def _cell_words():
+    """Planes 0-7 of a cell in each of its nine states, as little-endian words (byte k: plane k).
+    A cell's state: 0 off the board; 1 empty, + 1 with a link of the observer's, + 2 if legal for
+    the observer; 5 the observer's stone, + 1 alive; 7 the opponent's, + 1 alive. (A stone's cell
+    has no link and is not legal, an empty cell is not alive, so the state gives every plane.)"""
+    words = []
+    for state in range(9):
+        planes = [0] * 8
+        planes[3] = state >= 1  # on the board
+        if 1 <= state <= 4:
+            planes[2], planes[6], planes[7] = 1, (state - 1) & 1, (state - 1) >> 1
+        elif state >= 5:
+            planes[0 if state <= 6 else 1] = 1
+            planes[4 if state <= 6 else 5] = (state - 5) & 1 if state <= 6 else state - 7
+        words.append(sum(int(v) << (8 * k) for k, v in enumerate(planes)))
+    return tuple(words)
+
+
+CELL_WORDS = _cell_words()
+
+
+@njit(cache=True)
+def lifeline_planes(board, alive_cell, links, on_board, mask, observer, legal_for_observer,
+                    second_stone, swap, pie, removal_on, komi_plane, out):
+    """Fill the observation ``out`` (H, W, 15, C-contiguous) for side ``observer`` (see PLANES);
+    ``pie`` is the index in PIES. Each cell's planes are two stores of eight bytes: planes 0-7 by
+    the cell's state (``CELL_WORDS``), then planes 7-14, the constants (plane 7 twice, so that no
+    store runs past the cell); branch-free, since branches on random boards mispredict."""
+    own = observer + 1
+    opponent = 2 - observer
+    flat = out.reshape(-1)
+    constants = np.uint64(0)  # planes 8-14, in bytes 1-7
+    for k, value in enumerate((np.int64(second_stone), np.int64(swap), np.int64(pie == 1), np.int64(pie == 2),
+                               np.int64(removal_on), np.int64(komi_plane), np.int64(observer))):
+        constants |= np.uint64(value) << np.uint64(8 * (k + 1))
+    for i in range(out.shape[0] * out.shape[1]):
+        b = board[i]
+        alive = np.int64(alive_cell[i])
+        legal = np.int64(legal_for_observer & (mask[i] != 0))
+        state = (np.int64(on_board[i] & (b == EMPTY)) * (1 + ((links[i] >> observer) & 1) + 2 * legal)
+                 + np.int64(b == own) * (5 + alive) + np.int64(b == opponent) * (7 + alive))
+        store_eight(flat, 15 * i, CELL_WORDS[state])
+        store_eight(flat, 15 * i + 7, constants | np.uint64(legal))
+
+
+# --- a whole action, compiled: the turn logic shared by the state class and the batched env ------
+# A game's scalars live in one int32 row, so one function serves a single state and a batch.
+TO_MOVE, FLIP, PENDING, FIRST_BLACK, FIRST_WHITE, SWAP_USED, REMOVAL_ON, KOMI_LEFT, ALL_ALIVE, \
+    TERMINAL, WINNER = range(11)
+NUM_SCALARS = 11
+
+
+@njit(cache=True)
+def new_game(board, mask, alive_cell, links, memo, s, pie, komi, on_board, neighbours, degree):
+    """Reset one game: empty board, Black to move by player_0, the pie's starting scalars, the
+    first mask."""
+    board[:] = EMPTY
+    s[:] = 0
+    s[PENDING] = -1
+    s[WINNER] = -1
+    s[REMOVAL_ON] = pie == 0
+    s[KOMI_LEFT] = komi if pie == 2 else 0
+    refresh(board, mask, alive_cell, links, memo, s, pie, on_board, neighbours, degree)
+
+
+@njit(cache=True)
+def swap_available(s, pie):
+    return pie != 2 and s[TO_MOVE] == 1 and s[SWAP_USED] == 0 and s[FIRST_WHITE] == 0 and s[PENDING] < 0
+
+
+@njit(cache=True)
+def refresh(board, mask, alive_cell, links, memo, s, pie, on_board, neighbours, degree):
+    """Derived facts and the legal mask of the side to move, from the board and the scalars."""
+    n = board.shape[0]
+    all_alive, _ = analyse(board, s[TO_MOVE], on_board, neighbours, degree, alive_cell, links, mask[:n], memo)
+    s[ALL_ALIVE] = all_alive
+    finish_mask(board, mask, memo, s, pie, on_board, neighbours, degree)
+
+
+@njit(cache=True)
+def finish_mask(board, mask, memo, s, pie, on_board, neighbours, degree):
+    """The mask of the side to move, given the local mask ``describe`` left in ``mask``: exact
+    where the local rule does not hold."""
+    n = board.shape[0]
+    side = s[TO_MOVE]
+    cells = mask[:n]
+    own = 0
+    stones = 0
+    for i in range(n):
+        stones += board[i] != EMPTY
+        own += board[i] == side + 1
+    if s[PENDING] >= 0:
+        start = board.copy()
+        start[s[PENDING]] = EMPTY
+        second_stone_mask(start, side, s[PENDING], own == 1, memo, on_board, neighbours, degree, cells)
+    elif pie == 0 and s[FIRST_BLACK + side] == 0:
+        first_stone_mask(board, side, own == 0, on_board, neighbours, degree, cells)
+    elif s[REMOVAL_ON] == 0:
+        if stones + 1 >= 4:  # this turn brings the fourth stone: it removes
+            exact_single_mask(board, side, True, on_board, neighbours, degree, cells)
+        else:
+            for i in range(n):
+                cells[i] = on_board[i] and board[i] == EMPTY
+    elif s[ALL_ALIVE] == 0:
+        exact_single_mask(board, side, True, on_board, neighbours, degree, cells)
+    has_placement = False
+    for i in range(n):
+        if cells[i]:
+            has_placement = True
+            break
+    mask[n] = swap_available(s, pie)
+    mask[n + 1] = (pie == 2 and side == 1 and s[REMOVAL_ON] == 1 and s[KOMI_LEFT] > 0 and has_placement
+                   and s[PENDING] < 0)
+
+
+@njit(cache=True)
+def _end_turn(mask, s, side):
+    for i in range(mask.shape[0]):
+        if mask[i]:
+            return
+    s[TERMINAL] = 1  # the player to act has no legal action: the last to place wins
+    s[WINNER] = side
+
+
+@njit(cache=True)
+def act(board, mask, alive_cell, links, memo, s, action, pie, on_board, neighbours, degree):
+    """Play one legal action: a placement, ``swap`` (``n``) or ``spend_komi`` (``n + 1``)."""
+    n = board.shape[0]
+    side = s[TO_MOVE]
+    if action == n:  # swap: the agents exchange sides, White's first turn is still to play
+        s[FLIP] ^= 1
+        s[SWAP_USED] = 1
+        finish_mask(board, mask, memo, s, pie, on_board, neighbours, degree)
+        return
+    if action == n + 1:  # spend a komi point instead of placing
+        s[KOMI_LEFT] -= 1
+        s[TO_MOVE] = 1 - side
+        refresh(board, mask, alive_cell, links, memo, s, pie, on_board, neighbours, degree)
+        _end_turn(mask, s, side)
+        return
+    usual = s[PENDING] < 0 and s[REMOVAL_ON] == 1 and s[ALL_ALIVE] == 1  # see usual_turn
+    if s[PENDING] >= 0:
+        s[PENDING] = -1
+    elif pie == 0 and s[FIRST_BLACK + side] == 0:  # the first stone of a pair
+        board[action] = side + 1
+        s[PENDING] = action
+        refresh(board, mask, alive_cell, links, memo, s, pie, on_board, neighbours, degree)
+        return
+    elif s[REMOVAL_ON] == 0:
+        stones = 0
+        for i in range(n):
+            stones += board[i] != EMPTY
+        if stones >= 3:  # the fourth stone: removal starts and stays on
+            s[REMOVAL_ON] = 1
+    if usual:
+        legal, all_alive = usual_turn(board, action, side, memo, links, alive_cell, mask[:n], neighbours, degree)
+    else:  # the whole position
+        all_alive, legal = play_stone(board, side, action, s[REMOVAL_ON] == 1, on_board, neighbours, degree,
+                                      alive_cell, links, mask[:n], memo)
+    s[ALL_ALIVE] = all_alive
+    s[FIRST_BLACK + side] = 1
+    opponent = 1 - side
+    s[TO_MOVE] = opponent
+    if all_alive and s[REMOVAL_ON] == 1 and s[FIRST_BLACK + opponent] == 1:
+        # the usual case: the local mask is exact, no swap; only a komi spend to settle
+        mask[n] = 0
+        spend = opponent == 1 and s[KOMI_LEFT] > 0 and legal > 0 and pie == 2
+        mask[n + 1] = spend
+        if legal == 0 and not spend:
+            s[TERMINAL] = 1
+            s[WINNER] = side
+        return
+    finish_mask(board, mask, memo, s, pie, on_board, neighbours, degree)
+    _end_turn(mask, s, side)
+
+
+@njit(cache=True)
+def komi_plane(komi_left, points):
+    return min(100, (200 * komi_left + points) // (2 * points))  # round(100 * k / points), halves up
+
+
+@njit(cache=True)
+def observe(board, mask, alive_cell, links, s, observer, pie, points, on_board, out):
+    lifeline_planes(board, alive_cell, links, on_board, mask, observer,
+                    observer == s[TO_MOVE] and s[TERMINAL] == 0, s[PENDING] >= 0, swap_available(s, pie),
+                    pie, s[REMOVAL_ON], komi_plane(s[KOMI_LEFT], points), out)
+
+
+PLANES = (
+    Plane("own_stones", "stones of the observer"),
+    Plane("opponent_stones", "stones of the opponent"),
+    Plane("empty", "empty cells of the board"),
+    Plane("on_board", "cells of the hexagon inside the square grid"),
+    Plane("own_alive", "the observer's stones in living groups"),
+    Plane("opponent_alive", "the opponent's stones in living groups"),
+    Plane("own_links", "empty cells next to two or more of the observer's groups"),
+    Plane("legal", "the observer's legal placements (zeros when the observer is not to move)"),
+    Plane("second_stone", "constant: 1 when the next stone is the second of a double placement"),
+    Plane("swap_available", "constant: 1 when the player to move may swap now"),
+    Plane("pie_weak", "constant: 1 under the weak pie"),
+    Plane("pie_komi", "constant: 1 under the komi pie"),
+    Plane("removal_on", "constant: 1 once dead groups are removed (always under the strong pie)"),
+    Plane("komi_left", "constant: White's komi points left, round(100 * k / cells) clipped to 100",
+          0, 100),
+    Plane("side", "constant: 0 if the observer plays Black, 1 if White"),
+)
+
+
+def row_fields(s) -> dict:
+    """The state-dict fields (docs/spec.md) held in a scalar row ``s``, besides ``to_move`` and
+    ``flip``: read by the state class and by the batched env alike."""
+    return {"pending": int(s[PENDING]), "first_turn_done": [bool(s[FIRST_BLACK]), bool(s[FIRST_WHITE])],
+            "swap_used": bool(s[SWAP_USED]), "removal_on": bool(s[REMOVAL_ON]), "komi_left": int(s[KOMI_LEFT])}
