@@ -41,10 +41,11 @@ class BatchGreedy:
         ``batch`` is left unchanged; ``rng`` breaks ties."""
         games, actions = np.nonzero(batch._batch.mask[need] > 0)  # row-major: pairs grouped by game
         games = np.flatnonzero(need)[games]
+        movers = batch._batch.agents()[games].astype(np.int64)
         values = np.empty(len(games))
         for start in range(0, len(games), self.max_pairs):
             part = slice(start, start + self.max_pairs)
-            values[part] = self._try(batch, games[part], actions[part])
+            values[part] = self._try(batch, games[part], actions[part], movers[part])
         # per game the last pair in (game, value, random) order: the best value, ties at random
         order = np.lexsort((rng.random(len(games)), values, games))
         last = np.flatnonzero(np.r_[games[order][1:] != games[order][:-1], True])
@@ -52,12 +53,11 @@ class BatchGreedy:
         chosen[games[order][last]] = actions[order][last]
         return chosen
 
-    def _try(self, batch: VectorEnv, games: np.ndarray, actions: np.ndarray) -> np.ndarray:
-        """The value of playing ``actions[i]`` in game ``games[i]``, for the player who plays it."""
+    def _try(self, batch: VectorEnv, games: np.ndarray, actions: np.ndarray, mover: np.ndarray) -> np.ndarray:
+        """The value of playing ``actions[i]`` in game ``games[i]`` for ``mover[i]``, who plays it."""
         k = len(games)
         scratch = self.scratch
         scratch._batch.copy_games(batch._batch, games)
-        mover = batch._batch.agents()[games].astype(np.int64)
         step = self._skip.copy()
         step[:k] = actions
         _, rewards, terminated, _, _ = scratch._step_checked(step, skip=True)

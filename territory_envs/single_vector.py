@@ -16,9 +16,10 @@ each, an opponent inside on the other.
 
 * ``opponent``: ``"random"`` (default: drawn in compiled code, one random stream per game seeded by
   ``reset(seed)``); ``"greedy"`` (the one-ply lookahead of ``agents.greedy``, batched:
-  :mod:`territory_envs.lookahead`, ties broken from the reset's seed); a batched policy callable ``f(observation, action_mask) -> actions`` that gets
-  ``{"observation": (k, H, W, C), "action_mask": (k, A)}`` and the masks of the ``k`` games where
-  the opponent moves (its own view) and returns ``k`` actions, e.g. a network; or any
+  :mod:`territory_envs.lookahead`, ties broken from the reset's seed); a batched policy callable
+  ``f(observation, action_mask) -> actions`` that gets ``{"observation": (k, H, W, C),
+  "action_mask": (k, A)}`` and the masks of the ``k`` games where the opponent moves (its own
+  view) and returns ``k`` actions, e.g. a network; or any
   :func:`agents.make_agent` spec or agent object, asked game by game through the state API (fine
   for a search agent, whose search costs far more than that);
 * ``seat``: ``"alternate"`` (default: in slot ``e`` the agent takes the first side in the first
@@ -82,7 +83,9 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
         self._greedy = None
         self.opponent = None
         if isinstance(opponent, str) and opponent == "greedy":
-            self._greedy = BatchGreedy(game, self.game.options, num_threads=num_threads)
+            # no more scratch games than the batch can ask for at once
+            pairs = min(8192, self.num_envs * self.game.num_actions)
+            self._greedy = BatchGreedy(game, self.game.options, max_pairs=pairs, num_threads=num_threads)
         elif not self._random_opponent:
             if isinstance(opponent, str) or callable(getattr(opponent, "act", None)):
                 self.opponent = make_opponent(opponent)
