@@ -78,7 +78,8 @@ def _lin_score(after, game, side, mover, k):
 
 
 def _linage_score(after, game, side, mover, k):
-    points = after.points[:k].astype(np.int64)
+    from .games.linage import HORIZONTAL_POINTS, VERTICAL_POINTS
+    points = after.scalars[:k, [VERTICAL_POINTS, HORIZONTAL_POINTS]].astype(np.int64)
     return _margin(points[:, 0], points[:, 1] + game.options["komi"], side)
 
 

@@ -45,6 +45,7 @@ import numpy as np
 
 from .core.batch import illegal_actions, sample_legal
 from .core.compile_cache import announce_compile
+from .core.fields import FLIP, TO_MOVE
 from .core.game import GameState, IllegalActionError
 from .core.options import excerpt
 from .registry import make_game
@@ -93,6 +94,9 @@ class VectorEnv:
         # whose view a finished game's last observation takes: -1 the side that would move (the
         # module docstring); territory_envs.single_vector sets its agents' players
         self.final_view = np.full(b, -1, dtype=np.int8)
+        # what the batch kernels write, in the order of their ``outputs`` argument
+        self.outputs = (self.observations, self.rewards, self.terminated, self.truncated, self.final_observations,
+                        self.final_scores, self.final_view)
         self.single_action_space_n = g.num_actions
         self._streams = None  # sample_actions' random state, one word per game (set by reset)
         self._bad = np.zeros(b, dtype=np.bool_)  # step's check: which actions are illegal
@@ -182,7 +186,7 @@ class VectorEnv:
         b = self._batch
         data = self.game.new_state().to_dict()
         data.update({"board": b.board[i].tolist(), "move_number": int(b.move_number[i]), "history": []})
-        data.update(b.fields(i))
+        data.update(b.state_fields(i))
         return self.game.state_from_dict(data)
 
     def set_state(self, i: int, state: GameState) -> None:
@@ -196,9 +200,6 @@ class VectorEnv:
         if state.terminal:
             raise ValueError("set_state: the game is over; the batch holds games in progress")
         b = self._batch
-        b.board[i] = state.board
-        b.move_number[i] = state.move_number
-        b.mask[i] = state.mask
         b.load(i, state)
         self.observations[i] = state.observation(state.current_player)
         self._masks_out[i] = b.mask[i]
@@ -231,17 +232,46 @@ class VectorEnv:
 
 
 class _Batch:
-    """The arrays of a batch of one game and the calls into its kernels."""
-
-    # the arrays that hold one row per game: all a game's state in the batch
-    game_arrays = ("board", "mask", "move_number")
+    """The arrays of a batch of one game and the calls into its kernels. Besides the board, the
+    mask and the move number, the batch holds what the game's state declares
+    (:mod:`territory_envs.core.fields`): ``scalars``, one row ``s`` per game, and each declared
+    array, one row per game under the array's name."""
 
     def __init__(self, game, num_envs: int):
         self.game = game
-        n = game.num_cells
-        self.board = np.zeros((num_envs, n), dtype=np.int8)
+        self.fields = game.state_class.fields
+        self.board = np.zeros((num_envs, game.num_cells), dtype=np.int8)
         self.mask = np.zeros((num_envs, game.num_actions), dtype=np.int8)
         self.move_number = np.zeros(num_envs, dtype=np.int32)
+        self.scalars = np.zeros((num_envs, self.fields.size), dtype=np.int32)
+        for array in self.fields.arrays:
+            setattr(self, array.name, array.new(game, num_envs))
+        # the arrays that hold one row per game: all a game's state in the batch
+        self.game_arrays = ("board", "mask", "move_number", "scalars") + tuple(a.name for a in self.fields.arrays)
+
+    def declared(self) -> tuple:
+        """The declared arrays, in their declared order."""
+        return tuple(getattr(self, a.name) for a in self.fields.arrays)
+
+    def agents(self):
+        return self.scalars[:, TO_MOVE] ^ self.scalars[:, FLIP]
+
+    def flips(self):
+        return self.scalars[:, FLIP]
+
+    def state_fields(self, i: int) -> dict:
+        """Game ``i``'s state-dict fields besides the board, the move number and the history."""
+        s = self.scalars[i]
+        return {"to_move": int(s[TO_MOVE]), "flip": int(s[FLIP]), **self.fields.row_dict(s)}
+
+    def load(self, i: int, state) -> None:
+        """``state`` (of this game, not finished) into slot ``i``."""
+        self.board[i] = state.board
+        self.move_number[i] = state.move_number
+        self.mask[i] = state.mask
+        self.scalars[i] = state.s
+        for array in self.fields.arrays:
+            getattr(self, array.name)[i] = getattr(state, array.name)
 
     def copy_games(self, source: "_Batch", index: np.ndarray) -> None:
         """Games ``index`` of ``source`` (a batch of the same game) into slots ``0..len(index)-1``."""
@@ -250,139 +280,47 @@ class _Batch:
             getattr(self, name)[:k] = getattr(source, name)[index]
 
 
-class _SquareBatch(_Batch):
-    """Lin and Linage: side to move and flip in their own arrays."""
-
-    game_arrays = _Batch.game_arrays + ("to_move", "flip")
-
-    def __init__(self, game, num_envs: int):
-        super().__init__(game, num_envs)
-        self.to_move = np.zeros(num_envs, dtype=np.int8)
-        self.flip = np.zeros(num_envs, dtype=np.int8)
-        self.komi_planes = np.array(game.komi_planes, dtype=np.int8)
-
-    def agents(self):
-        return self.to_move ^ self.flip
-
-    def flips(self):
-        return self.flip
-
-    def fields(self, i: int) -> dict:
-        return {"to_move": int(self.to_move[i]), "flip": int(self.flip[i])}
-
-    def load(self, i, state):
-        self.to_move[i] = state.to_move
-        self.flip[i] = state.flip
-
-
-class _LinBatch(_SquareBatch):
-    game_arrays = _SquareBatch.game_arrays + ("alive",)
+class _PointsBatch(_Batch):
+    """Lin and Linage: games with points, whose observations show the komi."""
 
     def __init__(self, game, num_envs):
         super().__init__(game, num_envs)
-        self.alive = np.zeros((num_envs, 2, game.num_cells), dtype=np.bool_)
+        self.komi_planes = np.array(game.komi_planes, dtype=np.int8)  # per observing side
 
-    def _geo(self):
-        g = self.game.geometry
-        return g.height, g.width, self.game.options["line_length"], g.neighbours, g.degree
 
+class _LinBatch(_PointsBatch):
     def reset(self, obs):
         from .games.lin import lin_batch_reset
-        self.flip[:] = 0
-        lin_batch_reset(self.board, self.alive, self.mask, self.to_move, self.move_number, *self._geo(),
+        g = self.game
+        lin_batch_reset(self.board, self.alive, self.mask, self.scalars, self.move_number, *g.act_args[:5],
                         self.komi_planes, obs)
 
     def step(self, actions, env):
         from .games.lin import lin_batch_step
-        lin_batch_step(actions, self.board, self.alive, self.mask, self.to_move, self.flip, self.move_number,
-                       *self._geo(), self.game.options["komi"], self.komi_planes, self.game.max_moves,
-                       env.observations, env.rewards, env.terminated, env.truncated, env.final_observations,
-                       env.final_scores, env.final_view)
-
-    def load(self, i, state):
-        super().load(i, state)
-        self.alive[i] = state.alive
+        g = self.game
+        lin_batch_step(actions, self.board, self.alive, self.mask, self.scalars, self.move_number, *g.act_args,
+                       self.komi_planes, g.max_moves, env.outputs)
 
 
-class _LinageBatch(_SquareBatch):
-    game_arrays = _SquareBatch.game_arrays + ("kind", "on_h", "on_v", "passes", "points", "free", "runs", "safe",
-                                              "memo")
-
-    def __init__(self, game, num_envs):
-        super().__init__(game, num_envs)
-        from .games.linage import MEMO_DTYPE, RUNS_DTYPE, memo_size
-        n = game.num_cells
-        self.kind = np.zeros((num_envs, n), dtype=np.int8)
-        self.on_h = np.zeros((num_envs, n), dtype=np.bool_)
-        self.on_v = np.zeros((num_envs, n), dtype=np.bool_)
-        self.passes = np.zeros(num_envs, dtype=np.int8)
-        self.points = np.zeros((num_envs, 2), dtype=np.int32)
-        self.free = np.zeros(num_envs, dtype=np.int32)
-        self.runs = np.zeros((num_envs, 4, n), dtype=RUNS_DTYPE)  # line_facts, kept from step to step
-        self.safe = np.zeros((num_envs, n), dtype=np.uint8)
-        self.memo = np.zeros((num_envs, memo_size(n)), dtype=MEMO_DTYPE)  # the regions, kept likewise
-
-    def _geo(self):
-        g = self.game.geometry
-        return g.height, g.width, self.game.options["line_length"], g.neighbours, g.degree
-
+class _LinageBatch(_PointsBatch):
     def reset(self, obs):
         from .games.linage import linage_batch_reset
-        self.flip[:] = 0
-        linage_batch_reset(self.board, self.runs, self.safe, self.memo, self.kind, self.on_h, self.on_v, self.mask,
-                           self.passes, self.points, self.free, self.to_move, self.move_number, *self._geo(),
+        g = self.game
+        linage_batch_reset(self.board, self.mask, self.declared(), self.scalars, self.move_number, g.geo_args,
                            self.komi_planes, obs)
 
     def step(self, actions, env):
         from .games.linage import linage_batch_step
-        linage_batch_step(actions, self.board, self.runs, self.safe, self.memo, self.kind, self.on_h, self.on_v, self.mask,
-                          self.passes, self.points, self.free, self.to_move, self.flip, self.move_number, *self._geo(),
-                          float(self.game.options["komi"]), self.komi_planes, self.game.max_moves,
-                          env.observations, env.rewards, env.terminated, env.truncated,
-                          env.final_observations, env.final_scores, env.final_view)
-
-    def fields(self, i):
-        return {**super().fields(i), "passes": int(self.passes[i])}
-
-    def load(self, i, state):
-        super().load(i, state)
-        self.kind[i] = state.kind
-        self.on_h[i] = state.on_h
-        self.on_v[i] = state.on_v
-        self.passes[i] = state.passes
-        self.points[i] = state.points
-        self.free[i] = state.free_regions
-        self.runs[i] = state.runs
-        self.safe[i] = state.safe
-        self.memo[i] = state.memo
+        g = self.game
+        linage_batch_step(actions, self.board, self.mask, self.declared(), self.scalars, self.move_number, g.geo_args,
+                          float(g.options["komi"]), self.komi_planes, g.max_moves, env.outputs)
 
 
-class _ScalarRowBatch(_Batch):
-    """Lifeline and Asli: every scalar of a game in one int32 row of ``scalars``, as in the
-    state classes' ``s``, laid out by the rules module."""
-
-    def agents(self):
-        r = self.rules
-        return self.scalars[:, r.TO_MOVE] ^ self.scalars[:, r.FLIP]
-
-    def flips(self):
-        return self.scalars[:, self.rules.FLIP]
-
-
-class _LifelineBatch(_ScalarRowBatch):
-    """Lifeline: every scalar of a game in one int32 row, as in ``LifelineState.s``."""
-
-    game_arrays = _Batch.game_arrays + ("alive_cell", "links", "memo", "scalars")
-
+class _LifelineBatch(_Batch):
     def __init__(self, game, num_envs):
         super().__init__(game, num_envs)
         from .games import lifeline
         self.rules = lifeline
-        n = game.num_cells
-        self.alive_cell = np.zeros((num_envs, n), dtype=np.bool_)
-        self.links = np.zeros((num_envs, n), dtype=np.int8)
-        self.memo = np.zeros((num_envs, lifeline.memo_size(n)), dtype=lifeline.MEMO_DTYPE)  # kept from step to step
-        self.scalars = np.zeros((num_envs, lifeline.NUM_SCALARS), dtype=np.int32)
         self.start = lifeline.start_template(game)
 
     def _args(self):
@@ -395,39 +333,21 @@ class _LifelineBatch(_ScalarRowBatch):
 
     def step(self, actions, env):
         g = self.game  # (no komi: a finished game restarts from ``start``)
-        self.rules.lifeline_batch_step(actions, self.board, self.mask, self.alive_cell, self.links, self.memo, self.scalars,
-                                       self.move_number, g.pie_index, g.geometry.num_points, g.max_moves,
-                                       *self.game.kernel_args, env.observations, env.rewards, env.terminated,
-                                       env.truncated, env.final_observations, env.final_scores, self.start,
-                                       env.final_view)
-
-    def fields(self, i):
-        r, s = self.rules, self.scalars[i]
-        return {"to_move": int(s[r.TO_MOVE]), "flip": int(s[r.FLIP]), **r.row_fields(s)}
-
-    def load(self, i, state):
-        self.scalars[i] = state.s
-        self.alive_cell[i] = state.alive_cell
-        self.links[i] = state.links
-        self.memo[i] = state.memo
+        self.rules.lifeline_batch_step(actions, self.board, self.mask, self.alive_cell, self.links, self.memo,
+                                       self.scalars, self.move_number, g.pie_index, g.geometry.num_points, g.max_moves,
+                                       *g.kernel_args, self.start, env.outputs)
 
 
-class _AsliBatch(_ScalarRowBatch):
-    """Asli: scalars in one int32 row per game (as ``AsliState.s``) and a table of position
-    hashes per game for draws by repetition, doubled for the whole batch before one could fill."""
-
-    game_arrays = _Batch.game_arrays + ("owner", "danger", "scalars", "seen", "memo")
+class _AsliBatch(_Batch):
+    """Asli: besides the declared fields, a table of position hashes per game for draws by
+    repetition, doubled for the whole batch before one could fill."""
 
     def __init__(self, game, num_envs):
         super().__init__(game, num_envs)
         from .games import asli
         self.rules = asli
-        n = game.num_cells
-        self.owner = np.zeros((num_envs, n), dtype=np.int8)
-        self.danger = np.zeros((num_envs, n), dtype=np.bool_)
-        self.scalars = np.zeros((num_envs, asli.NUM_SCALARS), dtype=np.int32)
         self.seen = np.zeros((num_envs, 64), dtype=np.uint64)
-        self.memo = np.zeros((num_envs, asli.memo_size(n, game.geometry.neighbours.shape[1])), dtype=asli.MEMO_DTYPE)
+        self.game_arrays += ("seen",)
 
     def _make_room(self):
         from .core.kernels import hash_rehash
@@ -453,26 +373,20 @@ class _AsliBatch(_ScalarRowBatch):
         self._make_room()
         self.rules.asli_batch_step(actions, self.board, self.mask, self.owner, self.danger, self.scalars, self.seen,
                                    self.memo, self.move_number, g.options["komi"], g.geometry.num_points, g.max_moves,
-                                   *g.zobrist, *g.kernel_args, env.observations, env.rewards, env.terminated,
-                                   env.truncated, env.final_observations, env.final_scores, env.final_view)
+                                   *g.zobrist, *g.kernel_args, env.outputs)
 
-    def fields(self, i):
-        r, s = self.rules, self.scalars[i]
-        return {"to_move": int(s[r.TO_MOVE]), "flip": int(s[r.FLIP]), **r.row_fields(s),
-                "seen": sorted(int(h) for h in self.seen[i][self.seen[i] != 0])}
+    def state_fields(self, i):
+        return {**super().state_fields(i), "seen": sorted(int(h) for h in self.seen[i][self.seen[i] != 0])}
 
     def load(self, i, state):
         while self.seen.shape[1] < 2 * (len(state.seen_positions()) + 2):
             self.scalars[i, self.rules.SEEN_COUNT] = len(state.seen_positions())
             self._make_room()
-        self.scalars[i] = state.s
+        super().load(i, state)
         self.seen[i] = 0
         from .core.kernels import hash_insert
         for h in state.seen_positions():
             hash_insert(self.seen[i], np.uint64(h))
-        self.owner[i] = state.owner
-        self.danger[i] = state.danger
-        self.memo[i] = state.memo
 
 
 _BATCHES = {"lin": _LinBatch, "linage": _LinageBatch, "lifeline": _LifelineBatch, "asli": _AsliBatch}

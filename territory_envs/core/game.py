@@ -14,7 +14,6 @@ swap, so agents keep their names while sides move between them. ``returns()`` is
 from __future__ import annotations
 
 import json
-import numbers
 import operator
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -22,6 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .compile_cache import announce_compile
+from .fields import (FLIP, MAX_MOVE_NUMBER, TERMINAL, TO_MOVE, WINNER, Fields, field_array, field_bool,  # noqa: F401
+                     field_bools, field_int, field_ints)
 from .geometry import Geometry
 from .options import check_known, check_max_moves, excerpt
 
@@ -135,43 +136,63 @@ class Game(ABC):
 
 
 class GameState(ABC):
-    """The full state of one game. Every field is either stored (serialised) or derived from the
-    stored fields by ``_refresh`` (never serialised, always copied by ``clone``)."""
+    """The full state of one game: the board, the legal mask, the move number and history, the
+    scalar row ``s`` and the arrays its game declares in :attr:`fields` (see
+    :mod:`territory_envs.core.fields`). Every field is either stored (serialised) or derived from
+    the stored fields by ``_refresh`` (never serialised, always copied by ``clone``).
 
-    __slots__ = ("game", "board", "to_move", "flip", "move_number", "history", "terminal", "winner",
-                 "mask")
+    ``to_move`` (side to move: 0 first side, 1 second side), ``flip``, ``terminal`` and ``winner``
+    (side that won, -1 for none: ongoing or a draw) are the head of the row, kept as attributes
+    too so that the env reads them without a numpy access; only :meth:`_read_head` and
+    :meth:`apply` set them, from the row."""
+
+    __slots__ = ("game", "board", "s", "move_number", "history", "mask", "to_move", "flip", "terminal", "winner")
+
+    fields: Fields = Fields()  # each game declares its own
 
     def __init__(self, game: Game, swap_sides: bool = False):
         self.game = game
         self.board = np.zeros(game.num_cells, dtype=np.int8)
-        self.to_move = 0  # side to move: 0 first side, 1 second side
-        self.flip = int(bool(swap_sides))
+        self.s = self.fields.new_row(int(bool(swap_sides)))
         self.move_number = 0
         self.history: list[int] = []
-        self.terminal = False
-        self.winner = -1  # side that won, -1 for none (ongoing or draw)
         self.mask = np.zeros(game.num_actions, dtype=np.int8)
+        self._read_head()
         self._init_extra()
+        self._new_arrays()
         self._refresh()
+
+    def _read_head(self) -> None:
+        s = self.s
+        self.to_move, self.flip = int(s[TO_MOVE]), int(s[FLIP])
+        self.terminal, self.winner = bool(s[TERMINAL]), int(s[WINNER])
+
+    def _new_arrays(self) -> None:
+        for array in self.fields.arrays:
+            setattr(self, array.name, array.new(self.game))
 
     # --- hooks --------------------------------------------------------------------------------
     def _init_extra(self) -> None:
-        """Set the game's own stored fields to their values at the start."""
+        """Set the game's own slots of the row (and any other stored field) to their values at
+        the start."""
 
     @abstractmethod
     def _refresh(self) -> None:
-        """Recompute the derived fields (legal mask included) from the stored ones."""
+        """Recompute the derived fields (the declared arrays, the legal mask, the row's derived
+        slots) from the stored ones."""
 
     @abstractmethod
-    def _apply(self, action: int) -> None:
-        """Play a legal action: update the stored and derived fields, ``to_move``, ``terminal`` and
-        ``winner``."""
+    def _apply(self, action: int) -> int:
+        """Play a legal action through the game's compiled turn, which updates the row and the
+        arrays; return its :func:`~territory_envs.core.fields.head_code`."""
 
     def _extra_fields(self) -> dict:
+        """State-dict fields beyond the declared row fields (Asli's table of positions)."""
         return {}
 
     def _load_extra(self, data: dict) -> None:
-        pass
+        """Read the fields of :meth:`_extra_fields` and check what the declared row fields say
+        together (``ValueError`` naming the field)."""
 
     def scores(self):
         """Points per side, ``(first, second)``, komi included; ``None`` for games without points."""
@@ -239,10 +260,14 @@ class GameState(ABC):
         a = action if type(action) is int else self._as_action(action)
         if self.terminal or not 0 <= a < self.game.num_actions or not self.mask[a]:
             self._refuse(a)
-        self._apply(a)
+        head = self._apply(a)
         self.history.append(a)
         self.move_number += 1
-        if self.terminal:
+        self.to_move = head & 1
+        self.flip = (head >> 1) & 1
+        if head & 4:
+            self.terminal = True
+            self.winner = ((head >> 3) & 3) - 1
             self.mask[:] = 0
         return self
 
@@ -310,18 +335,18 @@ class GameState(ABC):
         new = object.__new__(type(self))
         new.game = self.game
         new.board = self.board.copy()
-        new.to_move = self.to_move
-        new.flip = self.flip
+        new.s = self.s.copy()
         new.move_number = self.move_number
         new.history = self.history.copy()
-        new.terminal = self.terminal
-        new.winner = self.winner
         new.mask = self.mask.copy()
+        new.to_move, new.flip, new.terminal, new.winner = self.to_move, self.flip, self.terminal, self.winner
+        for array in self.fields.arrays:
+            setattr(new, array.name, getattr(self, array.name).copy())
         self._clone_extra(new)
         return new
 
     def _clone_extra(self, new: "GameState") -> None:
-        """Copy the game's own fields (stored and derived) into ``new``."""
+        """Copy what the game keeps beyond its declared fields into ``new``."""
 
     # --- serialisation ------------------------------------------------------------------------
     def to_dict(self) -> dict:
@@ -336,6 +361,7 @@ class GameState(ABC):
             "history": list(self.history),
             "terminal": self.terminal,
             "winner": self.winner,
+            **self.fields.row_dict(self.s),
             **self._extra_fields(),
         }
 
@@ -393,8 +419,9 @@ class GameState(ABC):
         if np.any(board[~game.geometry.on_board] != 0):
             raise ValueError("state dict: 'board' has stones off the board")
         state.board = board.astype(np.int8)
-        state.to_move = field_int(data, "to_move", 0, 1)
-        state.flip = field_int(data, "flip", 0, 1)
+        state.s = s = state.fields.new_row()
+        s[TO_MOVE] = field_int(data, "to_move", 0, 1)
+        s[FLIP] = field_int(data, "flip", 0, 1)
         state.move_number = field_int(data, "move_number", 0, MAX_MOVE_NUMBER)
         history = data["history"]
         if not isinstance(history, (list, tuple)):
@@ -403,12 +430,15 @@ class GameState(ABC):
             raise ValueError(f"state dict: 'history' holds {len(history)} actions, more than 'move_number' "
                              f"{state.move_number}")
         state.history = [field_int({"history": a}, "history", 0, game.num_actions - 1) for a in history]
-        state.terminal = field_bool(data, "terminal")
-        state.winner = field_int(data, "winner", -1, 1)
-        if not state.terminal and state.winner != -1:
+        s[TERMINAL] = field_bool(data, "terminal")
+        s[WINNER] = field_int(data, "winner", -1, 1)
+        if not s[TERMINAL] and s[WINNER] != -1:
             raise ValueError("state dict: 'winner' must be -1 while the game goes on")
         state.mask = np.zeros(game.num_actions, dtype=np.int8)
+        state._read_head()
+        state.fields.load_row(data, game, s)
         state._load_extra(data)
+        state._new_arrays()
         state._refresh()
         if len(state.history) == state.move_number:
             state._check_history()  # first: a record from the start names the first field it contradicts
@@ -510,44 +540,6 @@ def _num(x) -> str:
     return str(int(x)) if float(x).is_integer() else str(x)
 
 
-# --- strict fields of state dicts (GameState.from_dict and the games' _load_extra) -------------
-MAX_MOVE_NUMBER = 2**31 - 1  # the batches count moves in int32
-
-
-def field_int(data: dict, key: str, low: int, high: int) -> int:
-    """``data[key]`` as a plain ``int`` in ``low..high`` (an ``int`` or numpy integer, not a bool)."""
-    value = data[key]
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"state dict: {key!r} must be an integer from {low} to {high}, got {excerpt(value)}")
-    if not low <= value <= high:
-        raise ValueError(f"state dict: {key!r} must be an integer from {low} to {high}, got {excerpt(value)}")
-    return int(value)
-
-
-def field_bool(data: dict, key: str) -> bool:
-    """``data[key]`` as a ``bool``: ``True``/``False`` (or the integers 0 and 1)."""
-    value = data[key]
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    if isinstance(value, numbers.Integral) and value in (0, 1):
-        return bool(value)
-    raise ValueError(f"state dict: {key!r} must be true or false, got {excerpt(value)}")
-
-
-def field_bools(data: dict, key: str, length: int) -> list:
-    value = data[key]
-    if not isinstance(value, (list, tuple)) or len(value) != length:
-        raise ValueError(f"state dict: {key!r} must be a list of {length} booleans, got {excerpt(value)}")
-    return [field_bool({key: v}, key) for v in value]
-
-
-def field_ints(data: dict, key: str, length: int, low: int, high: int) -> list:
-    value = data[key]
-    if not isinstance(value, (list, tuple)) or len(value) != length:
-        raise ValueError(f"state dict: {key!r} must be a list of {length} integers, got {excerpt(value)}")
-    return [field_int({key: v}, key, low, high) for v in value]
-
-
 def check_first_turns(board: np.ndarray, to_move: int, pending: int, first: list, double: bool) -> None:
     """The first-turn flags of Lifeline and Asli against the board: Black's first turn comes before
     White's, and while a side's first turn (a double placement when ``double``) is not done, that
@@ -561,18 +553,3 @@ def check_first_turns(board: np.ndarray, to_move: int, pending: int, first: list
         if own or (side == 0 and to_move != 0) or (side == 1 and first[0] and to_move != 1):
             raise ValueError(f"state dict: 'first_turn_done' says {('black', 'white')[side]}'s first turn "
                              f"is still to play, which the board and 'to_move' contradict")
-
-
-def field_array(data: dict, key: str, shape: tuple, low: int, high: int) -> np.ndarray:
-    """``data[key]`` (a list or array of integers) as an int64 array of ``shape`` in ``low..high``."""
-    value = data[key]
-    try:
-        array = np.asarray(value)
-    except (ValueError, TypeError):
-        array = None
-    if array is None or array.shape != shape or not (array.size == 0 or np.issubdtype(array.dtype, np.integer)):
-        raise ValueError(f"state dict: {key!r} must hold {shape[0]} integers from {low} to {high}, "
-                         f"got {excerpt(value)}")
-    if array.size and (array.min() < low or array.max() > high):
-        raise ValueError(f"state dict: {key!r} must hold integers from {low} to {high}")
-    return array.astype(np.int64)

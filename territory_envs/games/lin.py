@@ -29,6 +29,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..core.batch import after_action, final_viewer, skip_game
+from ..core.fields import FLIP, HEAD, TERMINAL, TO_MOVE, WINNER, Array, Fields, head_code
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
 from ..core.kernels import (EMPTY, components_holding, mark_line_ends, random_set_index, winner_by_score,
@@ -232,6 +233,38 @@ def lin_game_over(contested):
 _game_over, _winner_by_score = lin_game_over.py_func, winner_by_score.py_func
 
 
+# --- a whole action, compiled: the turn the state class, the batch and the playouts share -------
+CONTESTED = HEAD  # the row's one slot of Lin's own: points in living domains of both colours
+NUM_SCALARS = HEAD + 1
+
+FIELDS = Fields(NUM_SCALARS, arrays=(Array("alive", np.bool_, lambda g: (2, g.num_cells)),))  # living domains
+
+
+@njit(cache=True)
+def lin_act(board, alive, mask, s, action, height, width, line_length, neighbours, degree, komi):
+    """Play one legal placement for the side to move in row ``s``: the stone, the removals, the
+    living domains and the mask, the turn passed, the end and its winner. Returns the row's
+    :func:`head_code`."""
+    side = s[TO_MOVE]
+    _, contested = place_lin(board, side, action, height, width, line_length, neighbours, degree, alive, mask)
+    s[CONTESTED] = contested
+    s[TO_MOVE] = 1 - side
+    if lin_game_over(contested):
+        black, white = lin_scores(alive, komi)
+        s[TERMINAL] = 1
+        s[WINNER] = winner_by_score(black, white)
+    return head_code(s)
+
+
+@njit(cache=True)
+def lin_new_game(board, alive, mask, s, height, width, line_length, neighbours, degree):
+    """Reset one game: empty board, Black to move by player_0, the first mask."""
+    board[:] = EMPTY
+    s[:] = 0
+    s[WINNER] = -1
+    s[CONTESTED] = refresh_lin(board, height, width, line_length, neighbours, degree, alive, mask, 0)
+
+
 class LinGame(Game):
     """Lin with fixed options: ``board_size`` (odd, 5..25, default 9), ``line_length`` (2..board
     size, default 6), ``komi`` (integer, default 0, added to White's score), ``max_moves``."""
@@ -252,7 +285,11 @@ class LinGame(Game):
         points = o["board_size"] ** 2
         # komi plane per observing side: +komi for White, -komi for Black, as % of the board
         self.komi_planes = tuple(max(-100, min(100, round(100 * k / points))) for k in (-o["komi"], o["komi"]))
-        return square(o["board_size"])
+        geometry = square(o["board_size"])
+        # the arguments of lin_act after the action (and, less komi, of refresh_lin after the board)
+        self.act_args = (geometry.height, geometry.width, o["line_length"], geometry.neighbours, geometry.degree,
+                         o["komi"])
+        return geometry
 
     def default_max_moves(self) -> int:
         # random play ends 9x9 games in under 100 moves; stones are removed, so allow ample room
@@ -260,19 +297,16 @@ class LinGame(Game):
 
 
 class LinState(GameState):
-    __slots__ = ("alive", "contested")
+    """Lin's state: the living domains of each colour in ``alive``, declared with the row in
+    :data:`FIELDS`."""
 
-    def _init_extra(self):
-        n = self.game.num_cells
-        self.alive = np.zeros((2, n), dtype=np.bool_)
-        self.contested = 0
+    __slots__ = ("alive",)
+    fields = FIELDS
 
-    def _clone_extra(self, new):
-        new.alive = self.alive.copy()
-        new.contested = self.contested
-
-    def _load_extra(self, data):
-        self._init_extra()
+    @property
+    def contested(self) -> int:
+        """Points in living domains of both colours (the game ends when there are none)."""
+        return int(self.s[CONTESTED])
 
     def _rules_end(self):
         if not _game_over(self.contested):
@@ -288,18 +322,10 @@ class LinState(GameState):
                                  f"{self.game.sides[colour]}'s living domains")
 
     def _refresh(self):
-        g = self.game.geometry
-        self.contested = refresh_lin(self.board, g.height, g.width, self.game.options["line_length"],
-                                     g.neighbours, g.degree, self.alive, self.mask, self.to_move)
+        self.s[CONTESTED] = refresh_lin(self.board, *self.game.act_args[:5], self.alive, self.mask, self.to_move)
 
     def _apply(self, action):
-        g = self.game.geometry
-        _, self.contested = place_lin(self.board, self.to_move, action, g.height, g.width,
-                                      self.game.options["line_length"], g.neighbours, g.degree,
-                                      self.alive, self.mask)
-        self.to_move ^= 1
-        if _game_over(self.contested):
-            self.terminal, self.winner = True, _winner_by_score(*self.scores())
+        return lin_act(self.board, self.alive, self.mask, self.s, action, *self.game.act_args)
 
     def scores(self):
         return (int(self.alive[0].sum()), int(self.alive[1].sum()) + self.game.options["komi"])
@@ -312,10 +338,7 @@ class LinState(GameState):
         return out
 
     def _rollout(self, seed, moves_left, trace, uniform):  # Lin's playouts are uniform either way
-        g = self.game.geometry
-        return lin_rollout(self.board, self.alive, self.mask, self.to_move, self.flip, moves_left, g.height,
-                           g.width, self.game.options["line_length"], g.neighbours, g.degree,
-                           self.game.options["komi"], seed, trace)
+        return lin_rollout(self.board, self.alive, self.mask, self.s, moves_left, *self.game.act_args, seed, trace)
 
     tints = (("in a living domain of black only", (40, 40, 40), 0.25),
              ("in a living domain of white only", (250, 250, 250), 0.35),
@@ -330,75 +353,65 @@ LinGame.state_class = LinState
 
 # --- batched play (territory_envs.vector) -------------------------------------------------------
 @njit(cache=True, parallel=True)
-def lin_batch_step(actions, board, alive, mask, to_move, flip, move_number, height, width, line_length,
-                   neighbours, degree, komi, komi_planes, max_moves, obs, rewards, terminated,
-                   truncated, final_obs, final_scores, final_view):
+def lin_batch_step(actions, board, alive, mask, scalars, move_number, height, width, line_length, neighbours,
+                   degree, komi, komi_planes, max_moves, outputs):
     """One action in every game of the batch, in parallel. A game that ends records its last
     observation and scores in ``final_obs``/``final_scores`` and starts again; ``obs`` then holds
     the new game's first observation. The last observation is of player ``final_view[e]``, or of
     the side that would move where that is -1. A game whose action is -1 sits the step out: it
-    reports no reward and no end, and nothing of it changes."""
+    reports no reward and no end, and nothing of it changes. ``outputs`` is the env's
+    ``(obs, rewards, terminated, truncated, final_obs, final_scores, final_view)``."""
+    obs, rewards, terminated, truncated, final_obs, final_scores, final_view = outputs
     for e in prange(actions.shape[0]):
         if skip_game(e, actions, rewards, terminated, truncated):
             continue
-        side = to_move[e]
-        _, contested = place_lin(board[e], side, actions[e], height, width, line_length, neighbours,
-                                 degree, alive[e], mask[e])
-        to_move[e] = 1 - side
+        s = scalars[e]
+        lin_act(board[e], alive[e], mask[e], s, actions[e], height, width, line_length, neighbours, degree, komi)
+        over = s[TERMINAL] == 1
         black, white = 0, komi
-        over = lin_game_over(contested)
         if over or move_number[e] + 1 >= max_moves:
             black, white = lin_scores(alive[e], komi)
-        winner = winner_by_score(black, white)
-        if after_action(e, over, winner, flip[e], move_number, max_moves, mask, rewards, terminated,
-                        truncated):
+        if after_action(e, over, s[WINNER], s[FLIP], move_number, max_moves, mask, rewards, terminated, truncated):
             final_scores[e, 0] = black
             final_scores[e, 1] = white
-            viewer = final_viewer(final_view[e], to_move[e], flip[e])
-            lin_planes(board[e], alive[e], mask[e], viewer, truncated[e] and viewer == to_move[e], komi_planes[viewer],
+            viewer = final_viewer(final_view[e], s[TO_MOVE], s[FLIP])
+            lin_planes(board[e], alive[e], mask[e], viewer, truncated[e] and viewer == s[TO_MOVE], komi_planes[viewer],
                        final_obs[e])
-            board[e, :] = 0
-            to_move[e] = 0
-            flip[e] = 0  # every new game gives player_0 the first side
             move_number[e] = 0
-            refresh_lin(board[e], height, width, line_length, neighbours, degree, alive[e], mask[e], 0)
-        lin_planes(board[e], alive[e], mask[e], to_move[e], True, komi_planes[to_move[e]], obs[e])
+            lin_new_game(board[e], alive[e], mask[e], s, height, width, line_length, neighbours, degree)
+        lin_planes(board[e], alive[e], mask[e], s[TO_MOVE], True, komi_planes[s[TO_MOVE]], obs[e])
 
 
 @njit(cache=True, parallel=True)
-def lin_batch_reset(board, alive, mask, to_move, move_number, height, width, line_length, neighbours,
-                    degree, komi_planes, obs):
+def lin_batch_reset(board, alive, mask, scalars, move_number, height, width, line_length, neighbours, degree,
+                    komi_planes, obs):
     for e in prange(board.shape[0]):
-        board[e, :] = 0
-        to_move[e] = 0
         move_number[e] = 0
-        refresh_lin(board[e], height, width, line_length, neighbours, degree, alive[e], mask[e], 0)
+        lin_new_game(board[e], alive[e], mask[e], scalars[e], height, width, line_length, neighbours, degree)
         lin_planes(board[e], alive[e], mask[e], 0, True, komi_planes[0], obs[e])
 
 
 # --- random playouts (agents.mcts) ----------------------------------------------------------------
 @njit(cache=True)
-def lin_rollout(board, alive, mask, side, flip, moves_left, height, width, line_length, neighbours, degree, komi,
-                seed, trace):
-    """Uniformly random legal placements from this position (copied, not changed; ``side`` to move,
-    ``flip`` as in the state) to the end, at most ``moves_left`` of them. Returns ``(winner player
-    or -1 for a draw or the bound, moves)``; the actions and the players who played them go into
-    ``trace`` (2, L) as far as it reaches."""
+def lin_rollout(board, alive, mask, s, moves_left, height, width, line_length, neighbours, degree, komi, seed,
+                trace):
+    """Uniformly random legal placements from this position (copied, not changed) to the end, at
+    most ``moves_left`` of them. Returns ``(winner player or -1 for a draw or the bound, moves)``;
+    the actions and the players who played them go into ``trace`` (2, L) as far as it reaches."""
     np.random.seed(seed)
     board = board.copy()
     alive = alive.copy()
     mask = mask.copy()
+    s = s.copy()
     n = board.shape[0]
     for move in range(moves_left):
         cell = random_set_index(mask, n)
         if cell < 0:
-            return winner_player(1 - side, flip), move  # no legal action: the side to move loses
+            return winner_player(1 - s[TO_MOVE], s[FLIP]), move  # no legal action: the side to move loses
         if move < trace.shape[1]:
             trace[0, move] = cell
-            trace[1, move] = side ^ flip
-        _, contested = place_lin(board, side, cell, height, width, line_length, neighbours, degree, alive, mask)
-        side = 1 - side
-        if lin_game_over(contested):
-            black, white = lin_scores(alive, komi)
-            return winner_player(winner_by_score(black, white), flip), move + 1
+            trace[1, move] = s[TO_MOVE] ^ s[FLIP]
+        lin_act(board, alive, mask, s, cell, height, width, line_length, neighbours, degree, komi)
+        if s[TERMINAL]:
+            return winner_player(s[WINNER], s[FLIP]), move + 1
     return -1, moves_left

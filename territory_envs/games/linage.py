@@ -45,7 +45,8 @@ import numpy as np
 from numba import njit, prange
 
 from ..core.batch import after_action, final_viewer, skip_game
-from ..core.game import Game, GameState, Plane, field_int
+from ..core.fields import FLIP, HEAD, TERMINAL, TO_MOVE, WINNER, Array, Fields, RowField, head_code
+from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
 from ..core.kernels import (EMPTY, any_per_component, dfs_lowlink, flood_equal, label_components, mark_line_starts,
                              random_set_index, run_lengths, winner_by_score, winner_player)
@@ -567,6 +568,61 @@ def linage_game_over(passes, free_regions):
 _game_over, _winner_by_score = linage_game_over.py_func, winner_by_score.py_func
 
 
+# --- a whole action, compiled: the turn the state class, the batch and the playouts share -------
+# the row's slots of Linage's own: passes in a row (stored), then the analysis (derived)
+PASSES, FREE_REGIONS, VERTICAL_POINTS, HORIZONTAL_POINTS = range(HEAD, HEAD + 4)
+NUM_SCALARS = HEAD + 4
+
+FIELDS = Fields(
+    NUM_SCALARS,
+    row=(RowField("passes", PASSES, high=2),),
+    # the order of linage_act's arguments: the lines (line_facts), then the regions (region_facts)
+    arrays=(Array("runs", RUNS_DTYPE, lambda g: (4, g.num_cells)),
+            Array("safe", np.uint8, lambda g: (g.num_cells,)),
+            Array("on_h", np.bool_, lambda g: (g.num_cells,)),
+            Array("on_v", np.bool_, lambda g: (g.num_cells,)),
+            Array("kind", np.int8, lambda g: (g.num_cells,)),
+            Array("memo", MEMO_DTYPE, lambda g: (memo_size(g.num_cells),))))
+
+
+@njit(cache=True)
+def linage_analyse(board, runs, safe, on_h, on_v, kind, mask, memo, s, height, width, line_length, neighbours, degree):
+    """Every derived fact of a position (lines, regions, the mask, the row's analysis) from the
+    board alone."""
+    n = board.shape[0]
+    line_facts(board, height, width, line_length, runs, safe, on_h, on_v)
+    free, vertical, horizontal = region_facts(board, height, width, line_length, neighbours, degree, runs, safe, kind,
+                                              mask[:n], memo)
+    s[FREE_REGIONS] = free
+    s[VERTICAL_POINTS] = vertical
+    s[HORIZONTAL_POINTS] = horizontal
+    mask[n] = 1  # the pass
+
+
+@njit(cache=True)
+def linage_act(board, runs, safe, on_h, on_v, kind, mask, memo, s, action, height, width, line_length, neighbours,
+               degree, komi, planes=True):
+    """Play one legal action (a placement, or the pass ``n``) for the side to move in row ``s``,
+    every derived fact brought up to date (``on_h``/``on_v`` only with ``planes``), the end and
+    its winner. Returns the row's :func:`head_code`."""
+    n = board.shape[0]
+    if action == n:
+        s[PASSES] += 1
+    else:
+        s[PASSES] = 0
+        free, vertical, horizontal = place_stone(board, action, height, width, line_length, neighbours, degree, runs,
+                                                 safe, on_h, on_v, kind, mask[:n], memo, s[FREE_REGIONS],
+                                                 s[VERTICAL_POINTS], s[HORIZONTAL_POINTS], planes)
+        s[FREE_REGIONS] = free
+        s[VERTICAL_POINTS] = vertical
+        s[HORIZONTAL_POINTS] = horizontal
+    s[TO_MOVE] = 1 - s[TO_MOVE]
+    if linage_game_over(s[PASSES], s[FREE_REGIONS]):
+        s[TERMINAL] = 1
+        s[WINNER] = winner_by_score(s[VERTICAL_POINTS], s[HORIZONTAL_POINTS] + komi)
+    return head_code(s)
+
+
 class LinageGame(Game):
     """Linage with fixed options: ``board_size`` (3..25, default 9), ``line_length`` (2..5 and at
     most the board size, default 3), ``komi`` (any number, default 0.5, added to Horizontal's
@@ -588,7 +644,10 @@ class LinageGame(Game):
         o["komi"] = check_number("komi", o["komi"], low=-1000, high=1000)
         points = o["board_size"] ** 2
         self.komi_planes = tuple(max(-100, min(100, round(100 * k / points))) for k in (-o["komi"], o["komi"]))
-        return square(o["board_size"])
+        geometry = square(o["board_size"])
+        # the geometry arguments of linage_act and linage_analyse, in their order
+        self.geo_args = (geometry.height, geometry.width, o["line_length"], geometry.neighbours, geometry.degree)
+        return geometry
 
     def default_max_moves(self) -> int:
         # every placement fills a point and a pass is never followed by a pass in a live game,
@@ -597,16 +656,27 @@ class LinageGame(Game):
 
 
 class LinageState(GameState):
-    __slots__ = ("passes", "kind", "on_h", "on_v", "runs", "safe", "memo", "free_regions", "points")
+    """Linage's state: the passes in a row and the analysis in the row ``s``, the lines and
+    regions in the arrays, all declared in :data:`FIELDS`."""
 
-    def _init_extra(self):
-        self.passes = 0  # consecutive passes just played
+    __slots__ = tuple(a.name for a in FIELDS.arrays)
+    fields = FIELDS
 
-    def _extra_fields(self):
-        return {"passes": self.passes}
+    @property
+    def passes(self) -> int:
+        """Consecutive passes just played."""
+        return int(self.s[PASSES])
+
+    @property
+    def free_regions(self) -> int:
+        return int(self.s[FREE_REGIONS])
+
+    @property
+    def points(self) -> tuple:
+        """Points of the regions each side owns, ``(vertical, horizontal)``, komi not included."""
+        return int(self.s[VERTICAL_POINTS]), int(self.s[HORIZONTAL_POINTS])
 
     def _load_extra(self, data):
-        self.passes = field_int(data, "passes", 0, 2)
         if np.any(self.board == 2):
             raise ValueError("state dict: 'board': Linage stones are neutral (values 0 or 1)")
 
@@ -622,64 +692,20 @@ class LinageState(GameState):
         if not np.all(any_per_component(labels, count, self.on_h | self.on_v)):
             raise ValueError("state dict: 'board' has a region without a line")
 
-    def _clone_extra(self, new):
-        new.passes = self.passes
-        new.kind = self.kind.copy()
-        new.on_h = self.on_h.copy()
-        new.on_v = self.on_v.copy()
-        new.runs = self.runs.copy()
-        new.safe = self.safe.copy()
-        new.memo = self.memo.copy()
-        new.free_regions = self.free_regions
-        new.points = self.points
-
     def _refresh(self):
-        n = self.game.num_cells
-        g = self.game.geometry
-        self.kind = np.zeros(n, dtype=np.int8)
-        self.on_h = np.zeros(n, dtype=np.bool_)
-        self.on_v = np.zeros(n, dtype=np.bool_)
-        self.runs = np.zeros((4, n), dtype=RUNS_DTYPE)
-        self.safe = np.zeros(n, dtype=np.uint8)
-        self.memo = np.zeros(memo_size(n), dtype=MEMO_DTYPE)
-        line_facts(self.board, g.height, g.width, self.game.options["line_length"], self.runs, self.safe, self.on_h,
-                   self.on_v)
-        self._analyse()
-
-    def _analyse(self):
-        g = self.game.geometry
-        free, v_points, h_points = region_facts(
-            self.board, g.height, g.width, self.game.options["line_length"], g.neighbours, g.degree, self.runs,
-            self.safe, self.kind, self.mask[:-1], self.memo)
-        self.free_regions = free
-        self.points = (v_points, h_points)
-        self.mask[-1] = 1  # pass
+        linage_analyse(self.board, self.runs, self.safe, self.on_h, self.on_v, self.kind, self.mask, self.memo, self.s,
+                       *self.game.geo_args)
 
     def _apply(self, action):
-        if action == self.game.num_cells:
-            self.passes += 1
-        else:
-            self.passes = 0
-            g = self.game.geometry
-            free, v_points, h_points = place_stone(
-                self.board, action, g.height, g.width, self.game.options["line_length"], g.neighbours, g.degree,
-                self.runs, self.safe, self.on_h, self.on_v, self.kind, self.mask[:-1], self.memo, self.free_regions,
-                *self.points)
-            self.free_regions = free
-            self.points = (v_points, h_points)
-        self.to_move ^= 1
-        if _game_over(self.passes, self.free_regions):
-            self.terminal, self.winner = True, _winner_by_score(*self.scores())
+        return linage_act(self.board, self.runs, self.safe, self.on_h, self.on_v, self.kind, self.mask, self.memo,
+                          self.s, action, *self.game.geo_args, self.game.options["komi"])
 
     def scores(self):
         return (self.points[0], self.points[1] + self.game.options["komi"])
 
     def _rollout(self, seed, moves_left, trace, uniform):
-        g = self.game.geometry
-        return linage_rollout(self.board, self.mask, self.kind, self.memo, self.passes, self.free_regions, *self.points,
-                              self.to_move, self.flip, moves_left, g.height, g.width,
-                              self.game.options["line_length"], g.neighbours, g.degree, self.game.options["komi"],
-                              uniform, seed, trace)
+        return linage_rollout(self.board, self.mask, self.kind, self.memo, self.s, moves_left, *self.game.geo_args,
+                              self.game.options["komi"], uniform, seed, trace)
 
     def observation(self, player: int) -> np.ndarray:
         side = player ^ self.flip
@@ -707,72 +733,59 @@ LinageGame.state_class = LinageState
 
 
 # --- batched play (territory_envs.vector) -------------------------------------------------------
-@njit(cache=True)
-def _linage_new_game(e, board, runs, safe, memo, kind, on_h, on_v, mask, passes, points, free, to_move, move_number,
-                     height, width, line_length, neighbours, degree):
-    n = board.shape[1]
-    board[e, :] = 0
-    passes[e] = 0
-    to_move[e] = 0
-    move_number[e] = 0
-    line_facts(board[e], height, width, line_length, runs[e], safe[e], on_h[e], on_v[e])
-    free[e], points[e, 0], points[e, 1] = region_facts(board[e], height, width, line_length, neighbours, degree,
-                                                       runs[e], safe[e], kind[e], mask[e, :n], memo[e])
-    mask[e, n] = 1
-
-
 @njit(cache=True, parallel=True)
-def linage_batch_step(actions, board, runs, safe, memo, kind, on_h, on_v, mask, passes, points, free, to_move, flip,
-                      move_number, height, width, line_length, neighbours, degree, komi, komi_planes,
-                      max_moves, obs, rewards, terminated, truncated, final_obs, final_scores, final_view):
+def linage_batch_step(actions, board, mask, facts, scalars, move_number, geo, komi, komi_planes, max_moves, outputs):
     """One action in every game of the batch, in parallel; finished games record their last
-    observation and scores, then start again (see ``lin_batch_step``). Each game keeps its
-    :func:`line_facts` (``runs``, ``safe``), which a stone changes in its row and column only."""
-    n = board.shape[1]
+    observation and scores, then start again (see ``lin_batch_step``, and ``outputs`` there).
+    ``facts`` holds the arrays of :data:`FIELDS` in their order, kept from step to step (a stone
+    changes the lines of its row and column only); ``geo`` is ``LinageGame.geo_args``."""
+    obs, rewards, terminated, truncated, final_obs, final_scores, final_view = outputs
+    runs, safe, on_h, on_v, kind, memo = facts
+    height, width, line_length, neighbours, degree = geo
     for e in prange(actions.shape[0]):
         if skip_game(e, actions, rewards, terminated, truncated):
             continue
-        a = actions[e]
-        if a == n:
-            passes[e] += 1
-        else:
-            passes[e] = 0
-            free[e], points[e, 0], points[e, 1] = place_stone(
-                board[e], a, height, width, line_length, neighbours, degree, runs[e], safe[e], on_h[e], on_v[e],
-                kind[e], mask[e, :n], memo[e], free[e], points[e, 0], points[e, 1])
-        to_move[e] = 1 - to_move[e]
-        vertical = points[e, 0]
-        horizontal = points[e, 1] + komi
-        winner = winner_by_score(vertical, horizontal)
-        if after_action(e, linage_game_over(passes[e], free[e]), winner, flip[e], move_number, max_moves, mask, rewards,
-                        terminated, truncated):
-            final_scores[e, 0] = vertical
-            final_scores[e, 1] = horizontal
-            viewer = final_viewer(final_view[e], to_move[e], flip[e])
-            linage_planes(board[e], kind[e], on_h[e], on_v[e], mask[e], viewer, truncated[e] and viewer == to_move[e],
-                          komi_planes[viewer], passes[e] > 0, final_obs[e])
-            flip[e] = 0  # every new game gives player_0 the first side
-            _linage_new_game(e, board, runs, safe, memo, kind, on_h, on_v, mask, passes, points, free, to_move,
-                             move_number, height, width, line_length, neighbours, degree)
-        linage_planes(board[e], kind[e], on_h[e], on_v[e], mask[e], to_move[e], True,
-                      komi_planes[to_move[e]], passes[e] > 0, obs[e])
+        s = scalars[e]
+        linage_act(board[e], runs[e], safe[e], on_h[e], on_v[e], kind[e], mask[e], memo[e], s, actions[e], height,
+                   width, line_length, neighbours, degree, komi)
+        if after_action(e, s[TERMINAL] == 1, s[WINNER], s[FLIP], move_number, max_moves, mask, rewards, terminated,
+                        truncated):
+            final_scores[e, 0] = s[VERTICAL_POINTS]
+            final_scores[e, 1] = s[HORIZONTAL_POINTS] + komi
+            viewer = final_viewer(final_view[e], s[TO_MOVE], s[FLIP])
+            linage_planes(board[e], kind[e], on_h[e], on_v[e], mask[e], viewer, truncated[e] and viewer == s[TO_MOVE],
+                          komi_planes[viewer], s[PASSES] > 0, final_obs[e])
+            move_number[e] = 0
+            _linage_new_game(board[e], runs[e], safe[e], on_h[e], on_v[e], kind[e], mask[e], memo[e], s, geo)
+        linage_planes(board[e], kind[e], on_h[e], on_v[e], mask[e], s[TO_MOVE], True, komi_planes[s[TO_MOVE]],
+                      s[PASSES] > 0, obs[e])
+
+
+@njit(cache=True)
+def _linage_new_game(board, runs, safe, on_h, on_v, kind, mask, memo, s, geo):
+    """Reset one game: empty board, Vertical to move by player_0, the first analysis."""
+    board[:] = EMPTY
+    s[:] = 0
+    s[WINNER] = -1
+    height, width, line_length, neighbours, degree = geo
+    linage_analyse(board, runs, safe, on_h, on_v, kind, mask, memo, s, height, width, line_length, neighbours, degree)
 
 
 @njit(cache=True, parallel=True)
-def linage_batch_reset(board, runs, safe, memo, kind, on_h, on_v, mask, passes, points, free, to_move, move_number,
-                       height, width, line_length, neighbours, degree, komi_planes, obs):
+def linage_batch_reset(board, mask, facts, scalars, move_number, geo, komi_planes, obs):
+    runs, safe, on_h, on_v, kind, memo = facts
     for e in prange(board.shape[0]):
-        _linage_new_game(e, board, runs, safe, memo, kind, on_h, on_v, mask, passes, points, free, to_move,
-                         move_number, height, width, line_length, neighbours, degree)
+        move_number[e] = 0
+        _linage_new_game(board[e], runs[e], safe[e], on_h[e], on_v[e], kind[e], mask[e], memo[e], scalars[e], geo)
         linage_planes(board[e], kind[e], on_h[e], on_v[e], mask[e], 0, True, komi_planes[0], False, obs[e])
 
 
 # --- random playouts (agents.mcts) ----------------------------------------------------------------
 @njit(cache=True)
-def linage_rollout(board, mask, kind, memo, passes, free, vertical, horizontal, side, flip, moves_left, height, width,
-                   line_length, neighbours, degree, komi, uniform, seed, trace):
+def linage_rollout(board, mask, kind, memo, s, moves_left, height, width, line_length, neighbours, degree, komi,
+                   uniform, seed, trace):
     """Uniformly random legal placements from this position (copied, not changed; ``kind``,
-    ``memo``, ``free``, ``vertical`` and ``horizontal`` are its analysis) to the end, at most ``moves_left`` actions; a
+    ``memo`` and the row ``s`` hold its analysis) to the end, at most ``moves_left`` actions; a
     pass only when no placement is legal (placements are the same for both sides, so two passes
     follow and end the game), or with ``uniform`` a pass as likely as each placement. Returns
     ``(winner player or -1, actions)``; actions and players go into ``trace``."""
@@ -783,6 +796,7 @@ def linage_rollout(board, mask, kind, memo, passes, free, vertical, horizontal, 
     legal[n] = 1
     kind = kind.copy()
     memo = memo.copy()
+    s = s.copy()
     on_h = np.zeros(n, dtype=np.bool_)
     on_v = np.zeros(n, dtype=np.bool_)
     runs = np.empty((4, n), dtype=RUNS_DTYPE)
@@ -794,15 +808,9 @@ def linage_rollout(board, mask, kind, memo, passes, free, vertical, horizontal, 
             action = n  # no placement is legal: pass
         if move < trace.shape[1]:
             trace[0, move] = action
-            trace[1, move] = side ^ flip
-        side = 1 - side
-        if action == n:
-            passes += 1
-        else:
-            passes = 0
-            free, vertical, horizontal = place_stone(board, action, height, width, line_length, neighbours, degree,
-                                                     runs, safe, on_h, on_v, kind, legal[:n], memo, free, vertical,
-                                                     horizontal, False)
-        if linage_game_over(passes, free):
-            return winner_player(winner_by_score(vertical, horizontal + komi), flip), move + 1
+            trace[1, move] = s[TO_MOVE] ^ s[FLIP]
+        linage_act(board, runs, safe, on_h, on_v, kind, legal, memo, s, action, height, width, line_length, neighbours,
+                   degree, komi, False)
+        if s[TERMINAL]:
+            return winner_player(s[WINNER], s[FLIP]), move + 1
     return -1, moves_left

@@ -66,9 +66,9 @@ from .mask import (CONTACTS, DIRECT_WORK, add_contact, all_dependents, analyse_s
                    captures_revive_listed, children_of, contact_lists_room, dying_by_ranges, dying_groups, event_arrays,
                    fill_contact_lists, friend_outside, joined_groups_live, joined_groups_live_listed,
                    lists_name_another, range_groups, region_events, seen_group_before)  # noqa: F401
-from .turn import (FIRST_BLACK, FIRST_WHITE, FLIP, FLOOD_PARTS_FROM, LAST_MINIMAL, NUM_SCALARS, OUT_OVER, OUT_PRISON,
-                   OUT_TO_MOVE, PENDING, PENDING_MINIMAL, PLANES, PRISON_BLACK, PRISON_WHITE, ROLLOUT_TESTS, SEEN_COUNT,
-                   TERMINAL, TO_MOVE, WINNER, act, asli_planes, compute_mask, current_structure, mask_from_structure,
-                   new_game, observe, outcome, row_fields, zobrist_hash, zobrist_keys)  # noqa: F401
+from .turn import (FIELDS, FIRST_BLACK, FIRST_WHITE, FLIP, FLOOD_PARTS_FROM, LAST_MINIMAL, NUM_SCALARS, OUT_PRISON,
+                   PENDING, PENDING_MINIMAL, PLANES, PRISON_BLACK, PRISON_WHITE, ROLLOUT_TESTS, SEEN_COUNT, TERMINAL,
+                   TO_MOVE, WINNER, act, asli_planes, compute_mask, current_structure, mask_from_structure, new_game,
+                   observe, outcome, zobrist_hash, zobrist_keys)  # noqa: F401
 from .batch import asli_batch_reset, asli_batch_step, asli_rollout  # noqa: F401
 from .state import AsliGame, AsliState  # noqa: F401

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.game import Game, GameState, check_first_turns, field_bool, field_bools, field_int, field_ints
+from ...core.game import Game, GameState, check_first_turns, field_int
 from ...core.geometry import square
 from ...core.kernels import hash_contains, hash_insert, hash_rehash, liveness
 from ...core.options import check_int, check_number
-from .rules import BLACK_OWNS, MAX_PRISON, WHITE_OWNS
-from .structure import MEMO_DTYPE, memo_size
-from .turn import (FIRST_BLACK, FIRST_WHITE, FLIP, LAST_MINIMAL, NUM_SCALARS, OUT_OVER, OUT_PRISON, OUT_TO_MOVE,
-                   PENDING, PENDING_MINIMAL, PLANES, PRISON_BLACK, PRISON_WHITE, SEEN_COUNT, WINNER, act, compute_mask,
-                   observe, row_fields, zobrist_hash, zobrist_keys)
+from .rules import BLACK_OWNS, WHITE_OWNS
+from .turn import (FIELDS, FIRST_BLACK, FIRST_WHITE, LAST_MINIMAL, OUT_PRISON, PENDING, PENDING_MINIMAL, PLANES,
+                   PRISON_BLACK, PRISON_WHITE, SEEN_COUNT, act, compute_mask, observe, zobrist_hash, zobrist_keys)
 from .batch import asli_rollout
 
 
@@ -43,19 +41,18 @@ class AsliGame(Game):
 
 
 class AsliState(GameState):
-    """The scalars of the game (prison, pending stone, first turns, the ban) live in ``s``, an int32
-    row shared with the compiled turn logic; ``seen`` is the hash table of every turn-boundary
-    position (Zobrist hashes of board and side to move), grown before it fills."""
+    """The scalars of the game (prison, pending stone, first turns, the ban) live in the row ``s``
+    shared with the compiled turn logic (:data:`FIELDS` declares them); ``seen`` is the hash table
+    of every turn-boundary position (Zobrist hashes of board and side to move), grown before it
+    fills."""
 
-    __slots__ = ("s", "seen", "owner", "danger", "memo", "info_version", "room_until")
+    __slots__ = ("seen", "owner", "danger", "memo", "info_version", "room_until")
+    fields = FIELDS
 
     def _init_extra(self):
         self.info_version = 0
         self.room_until = 0
-        self.s = np.zeros(NUM_SCALARS, dtype=np.int32)
-        self.s[FLIP] = self.flip
         self.s[PENDING] = -1
-        self.s[WINNER] = -1
         self.s[PRISON_BLACK] = self.game.options["komi"]
         self.seen = np.zeros(64, dtype=np.uint64)
         self._remember(self._hash())
@@ -107,26 +104,20 @@ class AsliState(GameState):
 
     # --- state plumbing -----------------------------------------------------------------------
     def _extra_fields(self):
-        return {**row_fields(self.s), "seen": self.seen_positions()}
+        return {"seen": self.seen_positions()}
 
     def _load_extra(self, data):
-        n = self.game.num_cells
-        prison = field_ints(data, "prison", 2, 0, MAX_PRISON)
-        first = field_bools(data, "first_turn_done", 2)
-        pending = field_int(data, "pending", -1, n - 1)
         seen = data["seen"]
         if not isinstance(seen, (list, tuple)):
             raise ValueError(f"state dict: 'seen' must be a list of position hashes, got {type(seen).__name__}")
         hashes = [field_int({"seen": h}, "seen", 1, 2**64 - 1) for h in seen]  # 0 marks a free slot
         self.info_version = 0
         self.room_until = 0
-        self.s = np.zeros(NUM_SCALARS, dtype=np.int32)
-        self.s[:] = (self.to_move, self.flip, prison[0], prison[1], pending, field_bool(data, "pending_minimal"),
-                     first[0], first[1], field_bool(data, "last_minimal"), self.terminal, self.winner, 0)
         self.seen = np.zeros(64, dtype=np.uint64)
         for h in hashes:
             self._remember(h)
-        if pending >= 0 and (self.board[pending] != self.to_move + 1 or first[self.to_move]):
+        pending = self.pending
+        if pending >= 0 and (self.board[pending] != self.to_move + 1 or self.first_turn_done[self.to_move]):
             raise ValueError("state dict: 'pending' must be -1 or the first stone of the mover's first turn")
         if self.pending_minimal and pending < 0:
             raise ValueError("state dict: 'pending_minimal' needs a pending stone")
@@ -150,31 +141,19 @@ class AsliState(GameState):
     def _clone_extra(self, new):
         new.info_version = self.info_version
         new.room_until = self.room_until
-        new.s = self.s.copy()
         new.seen = self.seen.copy()
-        new.owner = self.owner.copy()
-        new.danger = self.danger.copy()
-        new.memo = self.memo.copy()
 
     def _refresh(self):
-        n = self.game.num_cells
-        self.owner = np.zeros(n, dtype=np.int8)
-        self.danger = np.zeros(n, dtype=np.bool_)
-        self.memo = np.zeros(memo_size(n, self.game.geometry.neighbours.shape[1]), dtype=MEMO_DTYPE)
         compute_mask(self.board, self.mask, self.owner, self.danger, self.s, self.memo, *self.game.kernel_args)
 
     def _apply(self, action):
         if self.move_number >= self.room_until:
             self._make_room()
-        s = self.s
-        g = self.game
-        result = act(self.board, self.mask, self.owner, self.danger, s, self.seen, self.memo, action, *g.act_args)
+        result = act(self.board, self.mask, self.owner, self.danger, self.s, self.seen, self.memo, action,
+                     *self.game.act_args)
         if result & OUT_PRISON:
             self.info_version += 1
-        self.to_move = result & OUT_TO_MOVE
-        if result & OUT_OVER:
-            self.terminal = True
-            self.winner = int(s[WINNER])
+        return result
 
     def _rollout(self, seed, moves_left, trace, uniform):  # Asli's playouts are uniform either way
         g = self.game

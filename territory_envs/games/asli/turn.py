@@ -6,10 +6,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ...core.fields import (FLIP, HEAD, HEAD_BITS, TERMINAL, TO_MOVE, WINNER, Array, Fields, RowField,  # noqa: F401
+                            head_code)
 from ...core.game import Plane
 from ...core.kernels import EMPTY, hash_contains, hash_insert, percent
-from .rules import first_stone_mask, second_stone_mask
-from .structure import MEMO_VALID, arcs_round, capture_dead, label_structure, structure_after_stone, structure_view
+from .rules import MAX_PRISON, first_stone_mask, second_stone_mask
+from .structure import (MEMO_DTYPE, MEMO_VALID, arcs_round, capture_dead, label_structure, memo_size,
+                        structure_after_stone, structure_view)
 from .mask import analyse_structure
 
 
@@ -53,9 +56,22 @@ def asli_planes(board, owner, danger, mask, observer, legal_for_observer, own_pr
 
 
 # --- a whole action, compiled: the turn logic shared by the state class and the batched env ------
-TO_MOVE, FLIP, PRISON_BLACK, PRISON_WHITE, PENDING, PENDING_MINIMAL, FIRST_BLACK, FIRST_WHITE, \
-    LAST_MINIMAL, TERMINAL, WINNER, SEEN_COUNT = range(12)
-NUM_SCALARS = 12
+# the row's head is every game's (core/fields.py)
+PRISON_BLACK, PRISON_WHITE, PENDING, PENDING_MINIMAL, FIRST_BLACK, FIRST_WHITE, LAST_MINIMAL, \
+    SEEN_COUNT = range(HEAD, HEAD + 8)
+NUM_SCALARS = HEAD + 8
+
+FIELDS = Fields(
+    NUM_SCALARS,
+    row=(RowField("prison", PRISON_BLACK, length=2, high=MAX_PRISON),
+         RowField("pending", PENDING, low=-1, high=lambda g: g.num_cells - 1),
+         RowField("pending_minimal", PENDING_MINIMAL, bool),
+         RowField("first_turn_done", FIRST_BLACK, bool, length=2),
+         RowField("last_minimal", LAST_MINIMAL, bool)),
+    arrays=(Array("owner", np.int8, lambda g: (g.num_cells,)),  # who owns each empty point's territory
+            Array("danger", np.bool_, lambda g: (g.num_cells,)),  # stones alive through one region only
+            Array("memo", MEMO_DTYPE, lambda g: (memo_size(g.num_cells, g.geometry.neighbours.shape[1]),))))
+# (the table of positions seen, which grows, is kept by the state class and the batch themselves)
 ROLLOUT_TESTS = 6  # candidates a playout turn tests before it asks the exact mask
 # A stone that may split its region: from this many cells (8x8) the flood of its region finds the
 # parts sooner than labelling the board; below, labelling is sooner (the "a stone's structure" rows
@@ -112,14 +128,14 @@ def _end_turn(board, mask, owner, danger, s, seen, side, minimal, placement, str
     s[WINNER] = side
 
 
-OUT_TO_MOVE, OUT_OVER, OUT_PRISON = 1, 2, 4  # the bits of an act's outcome
+OUT_PRISON = 1 << HEAD_BITS  # the bit of an act's outcome above the head: the prison changed
 
 
 @njit(cache=True)
 def outcome(s, prison_moved):
-    """An act's result in one int: the side to move (``OUT_TO_MOVE``), the game over
-    (``OUT_OVER``), stones moved into or out of the prison (``OUT_PRISON``)."""
-    return s[TO_MOVE] * OUT_TO_MOVE + (s[TERMINAL] == 1) * OUT_OVER + prison_moved * OUT_PRISON
+    """An act's result in one int: the row's :func:`head_code`, and ``OUT_PRISON`` when stones
+    moved into or out of the prison."""
+    return head_code(s) + prison_moved * OUT_PRISON
 
 
 @njit(cache=True)
@@ -229,10 +245,3 @@ def zobrist_keys(num_cells: int):
         _ZOBRIST[num_cells] = (keys, side_key)
     return _ZOBRIST[num_cells]
 
-
-def row_fields(s) -> dict:
-    """The state-dict fields (docs/spec.md) held in a scalar row ``s``, besides ``to_move``, ``flip``
-    and ``seen`` (a table of its own): read by the state class and by the batched env alike."""
-    return {"prison": [int(s[PRISON_BLACK]), int(s[PRISON_WHITE])], "pending": int(s[PENDING]),
-            "pending_minimal": bool(s[PENDING_MINIMAL]),
-            "first_turn_done": [bool(s[FIRST_BLACK]), bool(s[FIRST_WHITE])], "last_minimal": bool(s[LAST_MINIMAL])}

@@ -49,8 +49,8 @@ from .structure import (BLACK_GROUPS, EXTERIOR, GROUP, LIFE, MEMO_BLOCKS, MEMO_D
                         remove_dead_groups, ring_of, round_the_stone, set_placeable, usual_turn, wall_of, walls_apart)
 from .rules import PIES, analyse, describe, play_stone, settle  # noqa: F401
 from .first_turns import exact_single_mask, first_stone_mask, second_stone_mask, turn_changes_board  # noqa: F401
-from .turn import (ALL_ALIVE, CELL_WORDS, FIRST_BLACK, FIRST_WHITE, FLIP, KOMI_LEFT, NUM_SCALARS, PENDING, PLANES,
-                   REMOVAL_ON, SWAP_USED, TERMINAL, TO_MOVE, WINNER, act, finish_mask, komi_plane, lifeline_planes,
-                   new_game, observe, refresh, row_fields, swap_available)  # noqa: F401
+from .turn import (ALL_ALIVE, CELL_WORDS, FIELDS, FIRST_BLACK, FIRST_WHITE, FLIP, KOMI_LEFT, NUM_SCALARS, PENDING,
+                   PLANES, REMOVAL_ON, SWAP_USED, TERMINAL, TO_MOVE, WINNER, act, finish_mask, komi_plane,
+                   lifeline_planes, new_game, observe, refresh, swap_available)  # noqa: F401
 from .batch import contested_cell, lifeline_batch_reset, lifeline_batch_step, lifeline_rollout, start_template
 from .state import LifelineGame, LifelineState  # noqa: F401

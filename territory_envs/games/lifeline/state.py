@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.game import Game, GameState, check_first_turns, field_bool, field_bools, field_int
+from ...core.game import Game, GameState, check_first_turns
 from ...core.geometry import hexhex
 from ...core.options import check_choice, check_int, check_number
-from .structure import MEMO_DTYPE, memo_size
 from .rules import PIES
-from .turn import (ALL_ALIVE, FIRST_BLACK, FIRST_WHITE, FLIP, KOMI_LEFT, NUM_SCALARS, PENDING, PLANES, REMOVAL_ON,
-                   SWAP_USED, TERMINAL, TO_MOVE, WINNER, act, observe, refresh, row_fields, swap_available)
+from .turn import (ALL_ALIVE, FIELDS, FIRST_BLACK, FIRST_WHITE, KOMI_LEFT, PENDING, PLANES, REMOVAL_ON, SWAP_USED, act,
+                   observe, refresh, swap_available)
 from .batch import lifeline_rollout
 
 
@@ -45,16 +44,15 @@ class LifelineGame(Game):
 
 class LifelineState(GameState):
     """The scalars of the game (pending stone, first turns done, swap, removal, komi left) live in
-    ``s``, an int32 row shared with the compiled turn logic; the attributes below read it."""
+    the row ``s`` shared with the compiled turn logic (:data:`FIELDS` declares them); the
+    properties below read it."""
 
-    __slots__ = ("s", "alive_cell", "links", "memo")
+    __slots__ = ("alive_cell", "links", "memo")
+    fields = FIELDS
 
     def _init_extra(self):
         g = self.game
-        self.s = np.zeros(NUM_SCALARS, dtype=np.int32)
-        self.s[FLIP] = self.flip
         self.s[PENDING] = -1
-        self.s[WINNER] = -1
         self.s[REMOVAL_ON] = g.pie_index == 0
         self.s[KOMI_LEFT] = g.options["komi"] if g.pie_index == 2 else 0
 
@@ -88,19 +86,11 @@ class LifelineState(GameState):
         return bool(swap_available(self.s, self.game.pie_index))
 
     # --- state plumbing -----------------------------------------------------------------------
-    def _extra_fields(self):
-        return row_fields(self.s)
-
     def _load_extra(self, data):
         g = self.game
-        pending = field_int(data, "pending", -1, g.num_cells - 1)
-        first = field_bools(data, "first_turn_done", 2)
-        komi_left = field_int(data, "komi_left", 0, g.options["komi"] if g.pie_index == 2 else 0)
-        self.s = np.zeros(NUM_SCALARS, dtype=np.int32)
-        self.s[:] = (self.to_move, self.flip, pending, first[0], first[1], field_bool(data, "swap_used"),
-                     field_bool(data, "removal_on"), komi_left, 0, self.terminal, self.winner)
+        pending = self.pending
         if pending >= 0 and (self.board[pending] != self.to_move + 1 or g.pie_index != 0
-                             or first[self.to_move]):
+                             or self.first_turn_done[self.to_move]):
             raise ValueError("state dict: 'pending' must be -1 or the first stone of the mover's first turn "
                              "(strong pie)")
         if self.swap_used and g.pie_index == 2:
@@ -119,28 +109,13 @@ class LifelineState(GameState):
         if self.removal_on and self.pending < 0 and not self.all_alive:
             raise ValueError("state dict: 'board' has a dead group, which the last turn would have removed")
 
-    def _clone_extra(self, new):
-        new.s = self.s.copy()
-        new.alive_cell = self.alive_cell.copy()
-        new.links = self.links.copy()
-        new.memo = self.memo.copy()
-
     def _refresh(self):
         g = self.game
-        self.alive_cell = np.zeros(g.num_cells, dtype=np.bool_)
-        self.links = np.zeros(g.num_cells, dtype=np.int8)
-        self.memo = np.zeros(memo_size(g.num_cells), dtype=MEMO_DTYPE)
         refresh(self.board, self.mask, self.alive_cell, self.links, self.memo, self.s, g.pie_index, *g.kernel_args)
 
     def _apply(self, action):
-        s = self.s
-        act(self.board, self.mask, self.alive_cell, self.links, self.memo, s, action, self.game.pie_index,
-            *self.game.kernel_args)
-        self.to_move = int(s[TO_MOVE])
-        self.flip = int(s[FLIP])
-        if s[TERMINAL]:
-            self.terminal = True
-            self.winner = int(s[WINNER])
+        return act(self.board, self.mask, self.alive_cell, self.links, self.memo, self.s, action, self.game.pie_index,
+                   *self.game.kernel_args)
 
     def _rollout(self, seed, moves_left, trace, uniform):
         return lifeline_rollout(self.board, self.mask, self.alive_cell, self.links, self.memo, self.s, moves_left,

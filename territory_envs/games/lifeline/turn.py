@@ -6,9 +6,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ...core.fields import FLIP, HEAD, TERMINAL, TO_MOVE, WINNER, Array, Fields, RowField, head_code  # noqa: F401
 from ...core.game import Plane
 from ...core.kernels import EMPTY, store_eight
-from .structure import usual_turn
+from .structure import MEMO_DTYPE, memo_size, usual_turn
 from .rules import analyse, play_stone
 from .first_turns import exact_single_mask, first_stone_mask, second_stone_mask
 
@@ -59,10 +60,21 @@ def lifeline_planes(board, alive_cell, links, on_board, mask, observer, legal_fo
 
 
 # --- a whole action, compiled: the turn logic shared by the state class and the batched env ------
-# A game's scalars live in one int32 row, so one function serves a single state and a batch.
-TO_MOVE, FLIP, PENDING, FIRST_BLACK, FIRST_WHITE, SWAP_USED, REMOVAL_ON, KOMI_LEFT, ALL_ALIVE, \
-    TERMINAL, WINNER = range(11)
-NUM_SCALARS = 11
+# A game's scalars live in one int32 row (its head is every game's, core/fields.py), so one
+# function serves a single state and a batch.
+PENDING, FIRST_BLACK, FIRST_WHITE, SWAP_USED, REMOVAL_ON, KOMI_LEFT, ALL_ALIVE = range(HEAD, HEAD + 7)
+NUM_SCALARS = HEAD + 7
+
+FIELDS = Fields(
+    NUM_SCALARS,
+    row=(RowField("pending", PENDING, low=-1, high=lambda g: g.num_cells - 1),
+         RowField("first_turn_done", FIRST_BLACK, bool, length=2),
+         RowField("swap_used", SWAP_USED, bool),
+         RowField("removal_on", REMOVAL_ON, bool),
+         RowField("komi_left", KOMI_LEFT, high=lambda g: g.options["komi"] if g.pie_index == 2 else 0)),
+    arrays=(Array("alive_cell", np.bool_, lambda g: (g.num_cells,)),  # stones in living groups
+            Array("links", np.int8, lambda g: (g.num_cells,)),  # bit k: the cell joins two groups of side k
+            Array("memo", MEMO_DTYPE, lambda g: (memo_size(g.num_cells),))))  # the structure kept (structure.py)
 
 
 @njit(cache=True)
@@ -139,7 +151,14 @@ def _end_turn(mask, s, side):
 
 @njit(cache=True)
 def act(board, mask, alive_cell, links, memo, s, action, pie, on_board, neighbours, degree):
-    """Play one legal action: a placement, ``swap`` (``n``) or ``spend_komi`` (``n + 1``)."""
+    """Play one legal action: a placement, ``swap`` (``n``) or ``spend_komi`` (``n + 1``). Returns
+    the row's :func:`head_code`."""
+    _play(board, mask, alive_cell, links, memo, s, action, pie, on_board, neighbours, degree)
+    return head_code(s)
+
+
+@njit(cache=True)
+def _play(board, mask, alive_cell, links, memo, s, action, pie, on_board, neighbours, degree):
     n = board.shape[0]
     side = s[TO_MOVE]
     if action == n:  # swap: the agents exchange sides, White's first turn is still to play
@@ -220,9 +239,3 @@ PLANES = (
     Plane("side", "constant: 0 if the observer plays Black, 1 if White"),
 )
 
-
-def row_fields(s) -> dict:
-    """The state-dict fields (docs/spec.md) held in a scalar row ``s``, besides ``to_move`` and
-    ``flip``: read by the state class and by the batched env alike."""
-    return {"pending": int(s[PENDING]), "first_turn_done": [bool(s[FIRST_BLACK]), bool(s[FIRST_WHITE])],
-            "swap_used": bool(s[SWAP_USED]), "removal_on": bool(s[REMOVAL_ON]), "komi_left": int(s[KOMI_LEFT])}
