@@ -1,11 +1,13 @@
 """Bookkeeping shared by the four games' batched kernels (``territory_envs.vector``): after one
 action of game ``e``, its rewards, end flags and move count, the same for every game; games that
-sit a step out; whose view a finished game's last observation takes; and the compiled draw of
-random legal actions (``VectorEnv.sample_actions``)."""
+sit a step out; whose view a finished game's last observation takes; the trace of a random
+playout; and the compiled draw of random legal actions (``VectorEnv.sample_actions``)."""
 from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
+
+from .fields import FLIP, TO_MOVE
 
 
 @njit(cache=True)
@@ -46,6 +48,15 @@ def final_viewer(player, to_move, flip):
     """The side whose view a finished game's last observation takes: that of agent ``player``, or
     the side that would move where ``player`` is -1."""
     return to_move if player < 0 else player ^ flip
+
+
+@njit(cache=True, inline='always')
+def record_action(trace, move, action, s):
+    """A playout's ``move``-th action and the player who plays it (row ``s`` before the action)
+    into ``trace`` (2, L), while it has room."""
+    if move < trace.shape[1]:
+        trace[0, move] = action
+        trace[1, move] = s[TO_MOVE] ^ s[FLIP]
 
 
 # splitmix64 (Steele, Lea and Flood 2014): one 64-bit word of state per game, so each game draws

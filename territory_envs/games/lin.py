@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..core.batch import after_action, final_viewer, skip_game
+from ..core.batch import after_action, final_viewer, record_action, skip_game
 from ..core.fields import FLIP, HEAD, TERMINAL, TO_MOVE, WINNER, Array, Fields, head_code
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
@@ -408,9 +408,7 @@ def lin_rollout(board, alive, mask, s, moves_left, height, width, line_length, n
         cell = random_set_index(mask, n)
         if cell < 0:
             return winner_player(1 - s[TO_MOVE], s[FLIP]), move  # no legal action: the side to move loses
-        if move < trace.shape[1]:
-            trace[0, move] = cell
-            trace[1, move] = s[TO_MOVE] ^ s[FLIP]
+        record_action(trace, move, cell, s)
         lin_act(board, alive, mask, s, cell, height, width, line_length, neighbours, degree, komi)
         if s[TERMINAL]:
             return winner_player(s[WINNER], s[FLIP]), move + 1

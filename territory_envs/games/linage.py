@@ -44,7 +44,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..core.batch import after_action, final_viewer, skip_game
+from ..core.batch import after_action, final_viewer, record_action, skip_game
 from ..core.fields import FLIP, HEAD, TERMINAL, TO_MOVE, WINNER, Array, Fields, RowField, head_code
 from ..core.game import Game, GameState, Plane
 from ..core.geometry import square
@@ -806,9 +806,7 @@ def linage_rollout(board, mask, kind, memo, s, moves_left, height, width, line_l
         action = random_set_index(legal, n + 1 if uniform else n)  # legal[n]: the pass, always legal
         if action < 0:
             action = n  # no placement is legal: pass
-        if move < trace.shape[1]:
-            trace[0, move] = action
-            trace[1, move] = s[TO_MOVE] ^ s[FLIP]
+        record_action(trace, move, action, s)
         linage_act(board, runs, safe, on_h, on_v, kind, legal, memo, s, action, height, width, line_length, neighbours,
                    degree, komi, False)
         if s[TERMINAL]:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ...core.batch import after_action, final_viewer, skip_game
-from ...core.kernels import EMPTY, hash_contains, hash_insert, random_set_index, region_colours, winner_player
+from ...core.batch import after_action, final_viewer, record_action, skip_game
+from ...core.kernels import EMPTY, hash_insert, random_set_index, region_colours, winner_player
 from .rules import place_and_capture
 from .structure import MEMO_VALID
 from .turn import (FIRST_BLACK, FLIP, LAST_MINIMAL, PRISON_BLACK, ROLLOUT_TESTS, SEEN_COUNT, TERMINAL, TO_MOVE, WINNER,
-                   act, compute_mask, new_game, observe, zobrist_hash)
+                   act, close_turn, compute_mask, new_game, observe)
 
 # --- batched play (territory_envs.vector) -------------------------------------------------------
 @njit(cache=True, parallel=True)
@@ -123,9 +123,7 @@ def asli_rollout(board, mask, owner, danger, s, seen, memo, moves_left, keys, si
             if chosen < 0 and tested == count:  # every candidate tried: no legal action, a loss
                 return winner_player(1 - side, s[FLIP]), move
         if chosen >= 0:
-            if move < trace.shape[1]:
-                trace[0, move] = chosen
-                trace[1, move] = side ^ s[FLIP]
+            record_action(trace, move, chosen, s)
             placement = chosen < n
             if placement:
                 board[:] = trial
@@ -134,13 +132,9 @@ def asli_rollout(board, mask, owner, danger, s, seen, memo, moves_left, keys, si
             else:
                 minimal = False
                 s[PRISON_BLACK + 1 - side] -= 1
-            s[LAST_MINIMAL] = minimal
-            s[TO_MOVE] = 1 - side
             mask_fresh = False
-            h = zobrist_hash(board, 1 - side, keys, side_key)
-            if placement and hash_contains(table, h):
+            if close_turn(board, s, table, side, minimal, placement, keys, side_key):
                 return -1, move + 1  # the position recurs: a draw
-            hash_insert(table, h)
             continue
         if not mask_fresh:
             compute_mask(board, mask, owner, danger, s, memo, on_board, neighbours, degree)
@@ -156,9 +150,7 @@ def asli_rollout(board, mask, owner, danger, s, seen, memo, moves_left, keys, si
         action = random_set_index(mask, n + 1)
         if action < 0:
             return winner_player(1 - side, s[FLIP]), move  # no legal action: the side to move loses
-        if move < trace.shape[1]:
-            trace[0, move] = action
-            trace[1, move] = side ^ s[FLIP]
+        record_action(trace, move, action, s)
         act(board, mask, owner, danger, s, table, memo, action, keys, side_key, on_board, neighbours, degree)
         mask_fresh = True
         if s[TERMINAL]:

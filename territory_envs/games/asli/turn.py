@@ -108,19 +108,30 @@ def mask_from_structure(board, mask, owner, danger, s, structure, on_board, neig
 
 
 @njit(cache=True, inline='always')
-def _end_turn(board, mask, owner, danger, s, seen, side, minimal, placement, structure, keys, side_key, on_board,
-              neighbours, degree):
+def close_turn(board, s, seen, side, minimal, placement, keys, side_key):
+    """What ends every whole turn, in :func:`act` and in the playouts: the ban for the next turn
+    (``minimal``: this turn was a minimal incursion), the turn passes, and the repetition rule: a
+    placement that brings back a position of ``seen`` draws the game (returns True); otherwise the
+    position is remembered."""
     s[LAST_MINIMAL] = minimal
     s[TO_MOVE] = 1 - side
     h = zobrist_hash(board, 1 - side, keys, side_key)
     if placement and hash_contains(seen, h):  # the position recurs: a draw
         s[TERMINAL] = 1
         s[WINNER] = -1
-        mask_from_structure(board, mask, owner, danger, s, structure, on_board, neighbours, degree)
-        return
+        return True
     if hash_insert(seen, h):
         s[SEEN_COUNT] += 1
+    return False
+
+
+@njit(cache=True, inline='always')
+def _end_turn(board, mask, owner, danger, s, seen, side, minimal, placement, structure, keys, side_key, on_board,
+              neighbours, degree):
+    drawn = close_turn(board, s, seen, side, minimal, placement, keys, side_key)
     mask_from_structure(board, mask, owner, danger, s, structure, on_board, neighbours, degree)
+    if drawn:
+        return
     for i in range(mask.shape[0]):
         if mask[i]:
             return

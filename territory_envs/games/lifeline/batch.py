@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ...core.batch import after_action, final_viewer, skip_game
+from ...core.batch import after_action, final_viewer, record_action, skip_game
 from ...core.kernels import random_set_index, winner_player
 from .structure import MEMO_DTYPE, memo_size
 from .turn import FLIP, NUM_SCALARS, PENDING, TERMINAL, TO_MOVE, WINNER, act, new_game, observe
@@ -100,9 +100,7 @@ def lifeline_rollout(board, mask, alive_cell, links, memo, s, moves_left, pie, o
             action = random_set_index(mask, mask.shape[0])
         if action < 0:  # cannot happen after act (it ends such games), but be safe
             return winner_player(1 - s[TO_MOVE], s[FLIP]), move
-        if move < trace.shape[1]:
-            trace[0, move] = action
-            trace[1, move] = s[TO_MOVE] ^ s[FLIP]
+        record_action(trace, move, action, s)
         act(board, mask, alive_cell, links, memo, s, action, pie, on_board, neighbours, degree)
         if s[TERMINAL]:
             return winner_player(s[WINNER], s[FLIP]), move + 1

@@ -7,7 +7,7 @@ import numpy as np
 from numba import njit
 
 from ...core.kernels import EMPTY, adjacent, has_sharing_partner, is_listed, liveness
-from .structure import GROUP, LIFE, REGION
+from .structure import GROUP, LIFE, REGION, memo_blocks
 
 
 @njit(cache=True)
@@ -91,14 +91,15 @@ def second_stone_mask(start, side, first, quick, memo, on_board, neighbours, deg
     first, and otherwise those that do not touch the first and lie in a region next to it.
     Otherwise simulate the pair."""
     n = start.shape[0]
+    blocks = memo_blocks(memo, n)
     enemies_alive = True
     near = np.full(6, -1, dtype=np.int32)  # the regions next to the first stone
     if quick:
         for i in range(n):
             if start[i] == 2 - side:
-                enemies_alive &= memo[LIFE * n + memo[GROUP * n + i]] > 0
+                enemies_alive &= blocks[LIFE, blocks[GROUP, i]] > 0
         for d in range(degree[first]):
-            near[d] = memo[REGION * n + neighbours[first, d]]  # (-1 on a stone)
+            near[d] = blocks[REGION, neighbours[first, d]]  # (-1 on a stone)
     for p in range(n):
         mask[p] = False
         if p == first or not on_board[p] or start[p] != EMPTY:
@@ -108,4 +109,4 @@ def second_stone_mask(start, side, first, quick, memo, on_board, neighbours, deg
         elif not enemies_alive:
             mask[p] = True
         else:
-            mask[p] = is_listed(memo[REGION * n + p], near, 6) and not adjacent(p, first, neighbours, degree)
+            mask[p] = is_listed(blocks[REGION, p], near, 6) and not adjacent(p, first, neighbours, degree)

@@ -10,16 +10,21 @@ from ...core.kernels import (EMPTY, any_per_component, find_root, flood_listing,
                              region_group_adjacency, relabel_component)
 
 # --- incremental play: the facts kept from move to move ---------------------------------------------
-# ``memo`` (``MEMO_DTYPE``, MEMO_BLOCKS * n + 2) holds, in blocks of n: per cell, its region's label (-1 on
-# stones and off the board) | per region label, how many distinct black groups touch the region | how
-# many white ones | per cell, its group's label (-1 on empty cells) | per group label, how many
-# regions next to the group touch another group of its colour (the group lives iff that is
-# positive) | per cell, 1 if Black may place there by the local rule (its region touches a black
-# group) | the same for White | the walls (below); then how many cells each colour may place on. A
-# label is one of the cells of its region or group: a group keeps it while it grows, a region while
+# ``memo`` (``MEMO_DTYPE``, MEMO_BLOCKS * n + 2) holds MEMO_BLOCKS blocks of n entries, read through
+# ``memo_blocks`` as the rows of one (MEMO_BLOCKS, n) view, then how many cells each colour may place
+# on (``placement_counts``: Black's, White's). The rows:
+#   REGION         per cell, its region's label (-1 on stones and off the board)
+#   COUNT + c      per region label, how many distinct groups of colour c (1 Black, 2 White) touch it
+#                  (rows BLACK_GROUPS and WHITE_GROUPS)
+#   GROUP          per cell, its group's label (-1 on empty cells)
+#   LIFE           per group label, how many regions next to the group touch another group of its
+#                  colour (the group lives iff that is positive)
+#   PLACE + c      per cell, 1 if colour c may place there by the local rule (its region touches a
+#                  group of colour c)
+#   WALL           the walls (below)
+# A label is one of the cells of its region or group: a group keeps it while it grows, a region while
 # it shrinks, and a region whose label cell takes a stone is given another (``relabel_region``), so
-# labels stay distinct. Colour c's count block is block c (``memo[c * n + region]``) and its
-# placements block ``LIFE + c``.
+# labels stay distinct.
 #
 # The *walls* are the connected sets of stones of either colour, all that lies off the board counting
 # as one more stone (the grid's corner cell ``EXTERIOR``, off every hexhex board): a union-find, each
@@ -30,6 +35,8 @@ from ...core.kernels import (EMPTY, any_per_component, find_root, flood_listing,
 # (the emptied cells stay in the union-find): coarser than the true ones, they may see a loop that
 # is no longer there, and the turn then floods the parts of the region, which is exact anyway.
 REGION, BLACK_GROUPS, WHITE_GROUPS, GROUP, LIFE, WALL, MEMO_BLOCKS = 0, 1, 2, 3, 4, 7, 8
+COUNT = 0  # COUNT + colour: BLACK_GROUPS or WHITE_GROUPS
+PLACE = LIFE  # PLACE + colour: rows 5 and 6
 EXTERIOR = 0
 # int16 (every entry is a cell, a count of cells or a flag; side 15 has 841 grid cells): it is most
 # of a game's memory, and a large batch's memos do not stay in cache
@@ -41,26 +48,43 @@ def memo_size(n):
     return MEMO_BLOCKS * n + 2
 
 
+@njit(cache=True, inline='always')
+def memo_blocks(memo, n):
+    """The blocks of ``memo`` as the rows of one (MEMO_BLOCKS, n) view (see above)."""
+    return memo[:MEMO_BLOCKS * n].reshape(MEMO_BLOCKS, n)
+
+
+@njit(cache=True, inline='always')
+def placement_counts(memo, n):
+    """How many cells each colour may place on by the local rule: Black's, then White's."""
+    return memo[MEMO_BLOCKS * n:]
+
+
 @njit(cache=True)
 def set_placeable(memo, n, cell, region):
     """Both colours' placement flags of the empty ``cell`` of ``region``, and their counts."""
+    blocks = memo_blocks(memo, n)
+    totals = placement_counts(memo, n)
     for c in (1, 2):
-        now = memo[c * n + region] > 0
-        memo[MEMO_BLOCKS * n + c - 1] += now - memo[(LIFE + c) * n + cell]
-        memo[(LIFE + c) * n + cell] = now
+        now = blocks[COUNT + c, region] > 0
+        totals[c - 1] += now - blocks[PLACE + c, cell]
+        blocks[PLACE + c, cell] = now
 
 
 @njit(cache=True)
 def clear_placeable(memo, n, cell):
+    blocks = memo_blocks(memo, n)
+    totals = placement_counts(memo, n)
     for c in (1, 2):
-        memo[MEMO_BLOCKS * n + c - 1] -= memo[(LIFE + c) * n + cell]
-        memo[(LIFE + c) * n + cell] = 0
+        totals[c - 1] -= blocks[PLACE + c, cell]
+        blocks[PLACE + c, cell] = 0
 
 
 @njit(cache=True)
 def wall_of(memo, n, i):
     """The root of the wall holding the stone ``i`` (or ``EXTERIOR``)."""
-    return find_root(memo[WALL * n:(WALL + 1) * n], i)
+    blocks = memo_blocks(memo, n)
+    return find_root(blocks[WALL], i)
 
 
 @njit(cache=True)
@@ -68,11 +92,12 @@ def build_walls(board, memo, neighbours, degree):
     """The walls of ``board`` afresh, flat: every stone's entry its wall's root (``EXTERIOR`` for a
     wall with a stone on the edge, else the wall's first cell), -1 on empty cells."""
     n = board.shape[0]
+    blocks = memo_blocks(memo, n)
     stones = board != EMPTY
     labels, count = label_components(stones, neighbours, degree)
     on_edge = any_per_component(labels, count, stones & (degree < 6))
     root = np.full(count, -1, dtype=np.int32)
-    walls = memo[WALL * n:(WALL + 1) * n]
+    walls = blocks[WALL]
     for i in range(n):
         k = labels[i]
         if k >= 0 and root[k] < 0:
@@ -89,9 +114,9 @@ def join_walls(board, p, ring, memo):
     A cell emptied by a removal is still in its old wall, and stays there (its entry may be the
     parent of others)."""
     n = board.shape[0]
-    base = WALL * n
-    if memo[base + p] < 0:
-        memo[base + p] = p
+    walls = memo_blocks(memo, n)[WALL]
+    if walls[p] < 0:
+        walls[p] = p
     root = wall_of(memo, n, p)
     walled_in = True  # no empty neighbour: the whole ring is one run
     for k in range(6):
@@ -104,9 +129,9 @@ def join_walls(board, p, ring, memo):
             if other == root:
                 continue
             if root == p:  # p alone so far: it hangs under the run's wall
-                memo[base + p] = root = other
+                walls[p] = root = other
             else:
-                memo[base + other] = root
+                walls[other] = root
 
 
 @njit(cache=True, inline='always')
@@ -137,14 +162,15 @@ def build_memo(board, labels, count, neighbours, degree, memo):
     """``memo`` for the position on ``board``, found whole (after any turn but the usual one) from
     its groups and regions as ``liveness`` labels them."""
     n = board.shape[0]
+    blocks = memo_blocks(memo, n)
     first = np.full(count, -1, dtype=np.int32)  # each component's label: its first cell
     for i in range(n):
         k = labels[i]
         if k >= 0 and first[k] < 0:
             first[k] = i
     memo[:] = 0
-    memo[REGION * n:(REGION + 1) * n] = -1
-    memo[GROUP * n:(GROUP + 1) * n] = -1
+    blocks[REGION, :] = -1
+    blocks[GROUP, :] = -1
     region_labels = np.full(n, -1, dtype=np.int32)
     group_labels = np.full(n, -1, dtype=np.int32)
     for i in range(n):
@@ -152,23 +178,23 @@ def build_memo(board, labels, count, neighbours, degree, memo):
         if k < 0:
             continue
         if board[i] == EMPTY:
-            memo[REGION * n + i] = first[k]
+            blocks[REGION, i] = first[k]
             region_labels[i] = k
         else:
-            memo[GROUP * n + i] = first[k]
+            blocks[GROUP, i] = first[k]
             group_labels[i] = k
     start, pairs = region_group_adjacency(region_labels, count, group_labels, count, neighbours, degree)
     for k in range(count):
         for j in range(start[k], start[k + 1]):
-            memo[board[first[pairs[j]]] * n + first[k]] += 1
+            blocks[COUNT + board[first[pairs[j]]], first[k]] += 1
     for k in range(count):
         for j in range(start[k], start[k + 1]):
             g = first[pairs[j]]
-            if memo[board[g] * n + first[k]] >= 2:
-                memo[LIFE * n + g] += 1
+            if blocks[COUNT + board[g], first[k]] >= 2:
+                blocks[LIFE, g] += 1
     for i in range(n):
-        if memo[REGION * n + i] >= 0:
-            set_placeable(memo, n, i, memo[REGION * n + i])
+        if blocks[REGION, i] >= 0:
+            set_placeable(memo, n, i, blocks[REGION, i])
     build_walls(board, memo, neighbours, degree)
 
 
@@ -201,6 +227,7 @@ def round_the_stone(board, mover, ring, memo, near):
     enemy's from 6). Returns ``(friends, enemies, arcs, empties)``: how many of each kind of group,
     how many arcs of empty neighbours and how many empty neighbours."""
     n = board.shape[0]
+    blocks = memo_blocks(memo, n)
     friends = 0
     enemies = 0
     arcs = 0
@@ -214,7 +241,7 @@ def round_the_stone(board, mover, ring, memo, near):
             empties += 1
             arcs += not (before >= 0 and board[before] == EMPTY)
             continue
-        g = memo[GROUP * n + x]
+        g = blocks[GROUP, x]
         if board[x] == mover:
             if not is_listed(g, near, friends):
                 near[friends] = g
@@ -232,6 +259,7 @@ def enemies_touch_arcs(board, enemy, ring, memo):
     empty neighbours (an arc)? (A group touches an arc if one of its stones next to the cell does.)
     Then each still touches the cell's region once a stone fills the cell."""
     n = board.shape[0]
+    blocks = memo_blocks(memo, n)
     every = True
     for k in range(6):
         x = ring[k]
@@ -239,12 +267,29 @@ def enemies_touch_arcs(board, enemy, ring, memo):
             touches = False
             for e in range(6):
                 y = ring[e]
-                if y >= 0 and board[y] == enemy and memo[GROUP * n + y] == memo[GROUP * n + x]:
+                if y >= 0 and board[y] == enemy and blocks[GROUP, y] == blocks[GROUP, x]:
                     for step in (5, 1):
                         z = ring[(e + step) % 6]
                         touches |= z >= 0 and board[z] == EMPTY
             every &= touches
     return every
+
+
+# the stamps of split_region's lists (``stamp``, per group label): 0..2 the part whose flood listed
+# the group (flood_listing), STAMP_ONCE the list of R's groups once each, STAMP_PART + q part q's list
+STAMP_ONCE, STAMP_PART = 7, 8
+
+
+@njit(cache=True, inline='always')
+def turn_scratch(n):
+    """The scratch lists of :func:`usual_turn` and :func:`split_region`, in one allocation:
+    ``ring`` (6, :func:`ring_of`), ``near`` (12, :func:`round_the_stone`), ``part_start`` and
+    ``list_start`` (8 each: where each part's cells start in ``cells`` and its groups in ``lists``),
+    ``suspect`` (1), ``cells`` (n), ``stamp`` (n) and ``lists`` (6n: three parts' lists, p's
+    neighbours, each group once: under 4n + 24)."""
+    work = np.empty(8 * n + 64, dtype=np.int32)
+    return (work[0:6], work[6:18], work[18:26], work[26:34], work[34:35], work[64:64 + n], work[64 + n:64 + 2 * n],
+            work[64 + 2 * n:])
 
 
 @njit(cache=True)
@@ -260,19 +305,19 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
     and every enemy group next to p still touches an arc, R - p is one region next to the same
     enemy groups and only the mover's count changes: no flood (unless it rises to 2, when R gives
     life to the one friendly group it touched, which a flood finds). Otherwise
-    the parts are flooded: R's gift of life to the groups next to it ends, and each part gives its
-    own. A stone joining two or more friendly groups also changes the other regions next to them,
-    which now count them as one (:func:`join_friends`)."""
+    the parts are flooded (:func:`split_region`). A stone joining two or more friendly groups also
+    changes the other regions next to them, which now count them as one (:func:`join_friends`)."""
     n = board.shape[0]
+    blocks = memo_blocks(memo, n)
+    totals = placement_counts(memo, n)
     width = int(np.sqrt(n) + 0.5)  # the grid of a hexhex board is square
     mover = side + 1
     enemy = 3 - mover
-    region = memo[REGION * n + p]
-    mover_before = memo[mover * n + region]
-    work = np.empty(8 * n + 64, dtype=np.int32)  # every scratch list, in one allocation
-    ring = work[0:6]
+    region = blocks[REGION, p]
+    mover_before = blocks[COUNT + mover, region]
+    scratch = turn_scratch(n)
+    ring, near, _, _, suspect, cells, _, _ = scratch
     ring_of(p, width, neighbours, degree, ring)
-    near = work[6:18]  # labels of the groups next to p: the mover's, then the enemy's
     friends, enemies, arcs, empties = round_the_stone(board, mover, ring, memo, near)
     one_part = enemies_touch_arcs(board, enemy, ring, memo)
     # and the count of the mover's groups next to R stays on the same side of 2 for every group
@@ -283,92 +328,99 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
         one_part = walls_apart(board, ring, memo)
     board[p] = mover
     join_walls(board, p, ring, memo)
-    memo[REGION * n + p] = -1
+    blocks[REGION, p] = -1
     clear_placeable(memo, n, p)
     alive_cell[p] = True
-    cells = work[64:64 + n]
-    joined_cells = cells
-    dead = False
     if one_part:
         if region == p:  # R's label was p's cell: R - p takes one of its own cells
             region = relabel_region(board, p, ring, region, memo, neighbours, degree, cells)
         mover_after = mover_before - friends + 1  # the joined groups and the stone count once
-        memo[mover * n + region] = mover_after
+        blocks[COUNT + mover, region] = mover_after
         joined = join_friends(board, p, near, friends, region, memo, neighbours, degree, cells)
-        label = memo[GROUP * n + p]
+        joined_cells = cells
+        label = blocks[GROUP, p]
         # R - p gives the joined group life as R gave each part of it
-        memo[LIFE * n + label] += (mover_after >= 2) - friends * (mover_before >= 2)
-        dead = memo[LIFE * n + label] <= 0
-        suspects = work[34:35]  # only the joined group can die (see above)
+        blocks[LIFE, label] += (mover_after >= 2) - friends * (mover_before >= 2)
+        dead = blocks[LIFE, label] <= 0
+        suspects = suspect  # only the joined group can die (see above)
         suspects[0] = label
     else:
-        # the parts of R - p, and the groups next to each (labels before the stone joins any), in
-        # one flood per part; a flooded cell's region reads -2 until its part is labelled
-        stamp = work[64 + n:64 + 2 * n]  # per group label: the last list holding it
-        stamp[:] = -1
-        regions = memo[REGION * n:(REGION + 1) * n]
-        groups = memo[GROUP * n:(GROUP + 1) * n]
-        lists = work[64 + 2 * n:]  # 3 parts' lists, p's neighbours, each group once: < 4n + 24 <= 6n
-        part_start = work[18:26]  # parts' cells in ``cells``
-        list_start = work[26:34]  # their groups in ``lists``
-        total = 0
-        listed_groups = 0
-        parts = 0
-        for k in range(6):
-            start = ring[k]
-            if start < 0 or board[start] != EMPTY or memo[REGION * n + start] != region:
-                continue
-            part_start[parts] = total
-            list_start[parts] = listed_groups
-            total, listed_groups = flood_listing(board, start, region, -2, regions, groups, cells, total, stamp, parts,
-                                                 lists, listed_groups, neighbours, degree)  # (p has no label yet)
-            parts += 1
-        part_start[parts] = total
-        list_start[parts] = listed_groups
-        # R's gift of life ends for every group next to it: those of the parts and p's neighbours
-        # (listed after the parts' lists, then once each, from ``distinct`` on)
-        distinct = listed_groups
-        for k in range(12):
-            if k < friends or 6 <= k < 6 + enemies:
-                lists[distinct] = near[k]
-                distinct += 1
-        end = distinct
-        for j in range(distinct):
-            g = lists[j]
-            if stamp[g] != 7:
-                stamp[g] = 7
-                lists[end] = g
-                end += 1
-        gifts(board, memo, region, lists, distinct, end, -1)
-        joined_cells = cells[total:]
-        joined = join_friends(board, p, near, friends, region, memo, neighbours, degree, joined_cells)
-        label = memo[GROUP * n + p]
-        for q in range(parts):  # each part: its label, and its groups (the joined ones as one), counts, gifts
-            part = cells[part_start[q]]
-            tag = 8 + q
-            stamp[label] = tag  # every part touches the stone
-            lists[end] = label
-            count = end + 1
-            for j in range(list_start[q], list_start[q + 1]):
-                g = label if is_listed(lists[j], near, friends) else lists[j]
-                if stamp[g] != tag:
-                    stamp[g] = tag
-                    lists[count] = g
-                    count += 1
-            endow_region(board, memo, part, lists, end, count)
-            for j in range(part_start[q], part_start[q + 1]):
-                memo[REGION * n + cells[j]] = part
-                set_placeable(memo, n, cells[j], part)
-        dead = memo[LIFE * n + label] <= 0
-        for j in range(distinct, end):  # every group that R touched lives?
-            dead |= memo[LIFE * n + lists[j]] <= 0 and not is_listed(lists[j], near, friends)
-        lists[end] = label
-        suspects = lists[distinct:end + 1]  # the groups whose life the turn lowered
+        joined_cells, joined, dead, suspects = split_region(board, p, region, friends, enemies, memo, neighbours,
+                                                            degree, scratch)
     relink(board, p, memo, links, neighbours, degree, joined_cells, joined)
     if dead:
         remove_dead_groups(board, side, memo, links, alive_cell, neighbours, degree, suspects)
-    mask[:] = memo[(LIFE + enemy) * n:(LIFE + enemy + 1) * n]  # the opponent's placements
-    return memo[MEMO_BLOCKS * n + enemy - 1], True  # (every group left lives: see remove_dead_groups)
+    mask[:] = blocks[PLACE + enemy]  # the opponent's placements
+    return totals[enemy - 1], True  # (every group left lives: see remove_dead_groups)
+
+
+@njit(cache=True, inline='always')
+def split_region(board, p, region, friends, enemies, memo, neighbours, degree, scratch):
+    """The rest of :func:`usual_turn` when R - p may be several regions (the stone is on ``p``,
+    R's label ``region``): the parts of R - p, and the groups next to each (labels before the
+    stone joins any), in one flood per part; R's gift of life ends for every group next to it, and
+    each part gives its own. Returns ``(joined_cells, joined, dead, suspects)``: the stones of the
+    joined groups that changed label (:func:`join_friends`), whether a group may have died, and
+    the groups whose life the turn lowered."""
+    n = board.shape[0]
+    blocks = memo_blocks(memo, n)
+    ring, near, part_start, list_start, _, cells, stamp, lists = scratch
+    stamp[:] = -1
+    regions = blocks[REGION]
+    groups = blocks[GROUP]
+    total = 0
+    listed_groups = 0
+    parts = 0
+    for k in range(6):  # a flooded cell's region reads -2 until its part is labelled
+        start = ring[k]
+        if start < 0 or board[start] != EMPTY or blocks[REGION, start] != region:
+            continue
+        part_start[parts] = total
+        list_start[parts] = listed_groups
+        total, listed_groups = flood_listing(board, start, region, -2, regions, groups, cells, total, stamp, parts,
+                                             lists, listed_groups, neighbours, degree)  # (p has no label yet)
+        parts += 1
+    part_start[parts] = total
+    list_start[parts] = listed_groups
+    # R's gift of life ends for every group next to it: those of the parts and p's neighbours
+    # (listed after the parts' lists, then once each, from ``distinct`` on)
+    distinct = listed_groups
+    for k in range(12):
+        if k < friends or 6 <= k < 6 + enemies:
+            lists[distinct] = near[k]
+            distinct += 1
+    end = distinct
+    for j in range(distinct):
+        g = lists[j]
+        if stamp[g] != STAMP_ONCE:
+            stamp[g] = STAMP_ONCE
+            lists[end] = g
+            end += 1
+    gifts(board, memo, region, lists, distinct, end, -1)
+    joined_cells = cells[total:]
+    joined = join_friends(board, p, near, friends, region, memo, neighbours, degree, joined_cells)
+    label = blocks[GROUP, p]
+    for q in range(parts):  # each part: its label, and its groups (the joined ones as one), counts, gifts
+        part = cells[part_start[q]]
+        tag = STAMP_PART + q
+        stamp[label] = tag  # every part touches the stone
+        lists[end] = label
+        count = end + 1
+        for j in range(list_start[q], list_start[q + 1]):
+            g = label if is_listed(lists[j], near, friends) else lists[j]
+            if stamp[g] != tag:
+                stamp[g] = tag
+                lists[count] = g
+                count += 1
+        endow_region(board, memo, part, lists, end, count)
+        for j in range(part_start[q], part_start[q + 1]):
+            blocks[REGION, cells[j]] = part
+            set_placeable(memo, n, cells[j], part)
+    dead = blocks[LIFE, label] <= 0
+    for j in range(distinct, end):  # every group that R touched lives?
+        dead |= blocks[LIFE, lists[j]] <= 0 and not is_listed(lists[j], near, friends)
+    lists[end] = label
+    return joined_cells, joined, dead, lists[distinct:end + 1]  # (the groups whose life the turn lowered)
 
 
 @njit(cache=True)
@@ -376,14 +428,15 @@ def relabel_region(board, p, ring, region, memo, neighbours, degree, queue):
     """Give R - p (one region) the label of one of its cells, an empty neighbour of ``p``, with R's
     counts (its cells are found by their old label); returns the new label."""
     n = board.shape[0]
+    blocks = memo_blocks(memo, n)
     label = -1
     for k in range(6):
         if ring[k] >= 0 and board[ring[k]] == EMPTY:
             label = ring[k]
             break
-    relabel_component(memo[REGION * n:(REGION + 1) * n], label, region, label, queue, 0, neighbours, degree)
+    relabel_component(blocks[REGION], label, region, label, queue, 0, neighbours, degree)
     for c in (1, 2):
-        memo[c * n + label] = memo[c * n + region]
+        blocks[COUNT + c, label] = blocks[COUNT + c, region]
     return label
 
 
@@ -397,17 +450,18 @@ def remove_dead_groups(board, side, memo, links, alive_cell, neighbours, degree,
     (:func:`free_cells`). Every group left lives (merged regions only give more life), so only the
     freed cells leave ``alive_cell``."""
     n = board.shape[0]
+    blocks = memo_blocks(memo, n)
     mover = side + 1
     work = np.empty(4 * n, dtype=np.int32)
     for colour in (3 - mover, mover):
         freed = 0
         for t in range(suspects.shape[0]):
             g = suspects[t]
-            if board[g] != colour or memo[GROUP * n + g] != g or memo[LIFE * n + g] > 0:
+            if board[g] != colour or blocks[GROUP, g] != g or blocks[LIFE, g] > 0:
                 continue
             # the group's stones, from its label's cell, lose the label (so a label listed twice is
             # passed over)
-            freed = relabel_component(memo[GROUP * n:(GROUP + 1) * n], g, g, -1, work, freed, neighbours, degree)
+            freed = relabel_component(blocks[GROUP], g, g, -1, work, freed, neighbours, degree)
         if freed > 0:
             for j in range(freed):
                 alive_cell[work[j]] = False
@@ -421,6 +475,7 @@ def free_cells(board, work, freed, memo, links, neighbours, degree):
     gift of life ends (its groups found by a flood of it), and the new region's counts and gifts
     are made, and the freed cells' links. ``work`` holds ``4 * n`` entries."""
     n = board.shape[0]
+    blocks = memo_blocks(memo, n)
     queue = work[n:2 * n]
     stamp = work[2 * n:3 * n]  # per group label: the region (or n + the new one) that listed it last
     groups = work[3 * n:]
@@ -428,14 +483,14 @@ def free_cells(board, work, freed, memo, links, neighbours, degree):
     for j in range(freed):
         c = work[j]
         board[c] = EMPTY
-        memo[GROUP * n + c] = -1
-        memo[REGION * n + c] = -3  # freed, in no region yet
+        blocks[GROUP, c] = -1
+        blocks[REGION, c] = -3  # freed, in no region yet
     tail = 0
     for j in range(freed):
-        if memo[REGION * n + work[j]] != -3:
+        if blocks[REGION, work[j]] != -3:
             continue
         first = tail  # a new region: the freed cells joined to this one, and the regions they touch
-        memo[REGION * n + work[j]] = -2
+        blocks[REGION, work[j]] = -2
         queue[tail] = work[j]
         tail += 1
         head = first
@@ -444,28 +499,28 @@ def free_cells(board, work, freed, memo, links, neighbours, degree):
             head += 1
             for d in range(degree[x]):
                 y = neighbours[x, d]
-                s = memo[REGION * n + y]
+                s = blocks[REGION, y]
                 if board[y] != EMPTY or s == -2:
                     continue
                 if s == -3:
-                    memo[REGION * n + y] = -2
+                    blocks[REGION, y] = -2
                     queue[tail] = y
                     tail += 1
                     continue
                 # absorb region s whole: its gift of life ends
-                tail, listed_groups = flood_listing(board, y, s, -2, memo[REGION * n:(REGION + 1) * n],
-                                                    memo[GROUP * n:(GROUP + 1) * n], queue, tail, stamp, s, groups, 0,
+                tail, listed_groups = flood_listing(board, y, s, -2, blocks[REGION],
+                                                    blocks[GROUP], queue, tail, stamp, s, groups, 0,
                                                     neighbours, degree)
                 gifts(board, memo, s, groups, 0, listed_groups, -1)
         label = queue[first]
         listed_groups = 0
         for j2 in range(first, tail):
             c = queue[j2]
-            memo[REGION * n + c] = label
+            blocks[REGION, c] = label
             for d in range(degree[c]):
                 z = neighbours[c, d]
                 if board[z] != EMPTY:
-                    g = memo[GROUP * n + z]
+                    g = blocks[GROUP, z]
                     if stamp[g] != n + label:
                         stamp[g] = n + label
                         groups[listed_groups] = g
@@ -484,9 +539,10 @@ def gifts(board, memo, region, groups, start, stop, sign):
     """Add ``sign`` (1 or -1) to the life of each of ``groups[start:stop]`` (distinct labels) to
     which ``region`` gives life (it touches two or more groups of that colour)."""
     n = board.shape[0]
+    blocks = memo_blocks(memo, n)
     for t in range(start, stop):
         g = groups[t]
-        memo[LIFE * n + g] += sign * (memo[board[g] * n + region] >= 2)
+        blocks[LIFE, g] += sign * (blocks[COUNT + board[g], region] >= 2)
 
 
 @njit(cache=True)
@@ -494,10 +550,11 @@ def endow_region(board, memo, region, groups, start, stop):
     """A new ``region`` touching the distinct groups ``groups[start:stop]``: its counts per colour,
     and its gift of life to each of them."""
     n = board.shape[0]
-    memo[BLACK_GROUPS * n + region] = 0
-    memo[WHITE_GROUPS * n + region] = 0
+    blocks = memo_blocks(memo, n)
+    blocks[BLACK_GROUPS, region] = 0
+    blocks[WHITE_GROUPS, region] = 0
     for t in range(start, stop):
-        memo[board[groups[t]] * n + region] += 1
+        blocks[COUNT + board[groups[t]], region] += 1
     gifts(board, memo, region, groups, start, stop, 1)
 
 
@@ -513,12 +570,13 @@ def link_colour(board, y, colour, memo, links, neighbours, degree):
     """Bit ``colour`` of ``links[y]`` afresh: the empty cell ``y`` touches two or more groups of
     that colour."""
     n = board.shape[0]
+    blocks = memo_blocks(memo, n)
     first = -1
     linked = False
     for e in range(degree[y]):
         z = neighbours[y, e]
         if board[z] == colour:
-            g = memo[GROUP * n + z]
+            g = blocks[GROUP, z]
             if first == -1:
                 first = g
             elif g != first:
@@ -535,18 +593,19 @@ def join_friends(board, p, friends, count, region, memo, neighbours, degree, cel
     its largest part, whose stones keep it; the stones of the other parts go into ``cells``.
     Returns how many (0 when fewer than two groups join: no stone changes group)."""
     n = board.shape[0]
+    blocks = memo_blocks(memo, n)
     if count == 0:
-        memo[GROUP * n + p] = p
-        memo[LIFE * n + p] = 0
+        blocks[GROUP, p] = p
+        blocks[LIFE, p] = 0
         return 0
     label = friends[0]
-    memo[GROUP * n + p] = label
+    blocks[GROUP, p] = label
     if count == 1:
         return 0
     colour = board[p]
     life = 0
     for k in range(count):
-        life += memo[LIFE * n + friends[k]]
+        life += blocks[LIFE, friends[k]]
     work = np.zeros(3 * n + 6, dtype=np.int32)
     seen = work[:n]
     bits = work[n:2 * n]  # per region label: which joined groups it touches
@@ -561,13 +620,13 @@ def join_friends(board, p, friends, count, region, memo, neighbours, degree, cel
         head += 1
         bit = 0
         for k in range(count):
-            if friends[k] == memo[GROUP * n + x]:
+            if friends[k] == blocks[GROUP, x]:
                 bit = 1 << k
                 sizes[k] += 1
         for d in range(degree[x]):
             y = neighbours[x, d]
             if board[y] == EMPTY:
-                s = memo[REGION * n + y]
+                s = blocks[REGION, y]
                 if s != region and s >= 0 and bit != 0:  # (-2: a part of region being flooded)
                     if bits[s] == 0:
                         touched[n_touched] = s
@@ -583,8 +642,8 @@ def join_friends(board, p, friends, count, region, memo, neighbours, degree, cel
         for k in range(count):
             groups += (bits[s] >> k) & 1
         if groups >= 2:
-            after = memo[colour * n + s] - groups + 1
-            memo[colour * n + s] = after
+            after = blocks[COUNT + colour, s] - groups + 1
+            blocks[COUNT + colour, s] = after
             life -= groups - (after >= 2)
     big = 0
     for k in range(1, count):
@@ -594,11 +653,11 @@ def join_friends(board, p, friends, count, region, memo, neighbours, degree, cel
     moved = 0  # the stones that change label, compacted to the front of ``cells``
     for j in range(tail):
         x = cells[j]
-        if memo[GROUP * n + x] != label:
-            memo[GROUP * n + x] = label
+        if blocks[GROUP, x] != label:
+            blocks[GROUP, x] = label
             cells[moved] = x
             moved += 1
-    memo[LIFE * n + label] = life
+    blocks[LIFE, label] = life
     return moved
 
 
