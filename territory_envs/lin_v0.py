@@ -1,7 +1,7 @@
 """Lin: the PettingZoo AEC environment.
 
 Lin is a drawless territory game for Black and White on an odd square board (rules:
-``territory_envs/games/lin.py``). A *domain* of a colour is a connected set of points holding no
+``territory_envs/games/lin/``). A *domain* of a colour is a connected set of points holding no
 enemy stone; it lives if it contains ``line_length`` contiguous points in a row or column. Place a
 stone on an empty point of one of your living domains; enemy stones left in no living domain are
 removed. The game ends when no point lies in living domains of both colours; each side scores the

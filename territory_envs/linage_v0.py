@@ -1,7 +1,7 @@
 """Linage: the PettingZoo AEC environment.
 
 Linage is a finite territory game for Vertical and Horizontal on a square board, played with a
-shared pool of neutral stones (rules: ``territory_envs/games/linage.py``). A *region* is a connected
+shared pool of neutral stones (rules: ``territory_envs/games/linage/``). A *region* is a connected
 set of empty points; a *line* is ``line_length`` contiguous empty points in a row (horizontal) or a
 column (vertical). Vertical owns the regions with no horizontal line, Horizontal those with no
 vertical line; the others are free. Place a stone in a free region so that every region keeps a

@@ -156,7 +156,8 @@ def wall_roots(memo, board):
     from territory_envs.games import lifeline as rules
     n = board.size
     memo = memo.copy()
-    return np.array([rules.wall_of(memo, n, i) if memo[rules.WALL * n + i] >= 0 else -1 for i in range(n)])
+    blocks = rules.memo_blocks(memo, n)
+    return np.array([rules.wall_of(blocks, i) if memo[rules.WALL * n + i] >= 0 else -1 for i in range(n)])
 
 
 def walls_within(kept, whole, board):
@@ -231,7 +232,7 @@ def test_walls_tell_a_region_that_splits_from_one_that_closes_round_a_stone(side
         while not state.is_terminal():
             board = state.board
             fresh = state.memo.copy()
-            rules.build_walls(board, fresh, geo.neighbours, geo.degree)
+            rules.build_walls(board, rules.memo_blocks(fresh, n), geo.neighbours, geo.degree)
             roots = wall_roots(fresh, board)
             edge = [int(i) for i in np.flatnonzero(board) if geo.degree[i] < 6]
             flooded = np.full(n, -1)
@@ -262,8 +263,8 @@ def test_walls_tell_a_region_that_splits_from_one_that_closes_round_a_stone(side
                     filled[p] = 1
                     labels, _ = label_regions(filled, geo.on_board, geo.neighbours, geo.degree)
                     one_region = len({labels[x] for x in ring if x >= 0 and board[x] == 0}) == 1
-                    assert rules.walls_apart(board, ring, fresh) == one_region
-                    apart = rules.walls_apart(board, ring, kept)
+                    assert rules.walls_apart(board, ring, rules.memo_blocks(fresh, n)) == one_region
+                    apart = rules.walls_apart(board, ring, rules.memo_blocks(kept, n))
                     assert one_region or not apart
                     coarser += one_region and not apart
                     verdicts[one_region] += 1

@@ -361,51 +361,27 @@ def _build_square(H: int, W: int, on: np.ndarray, cp: int, coords: bool) -> _Geo
     return g
 
 
-def _build_hex(H: int, W: int, on: np.ndarray, cp: int, coords: bool) -> _Geo:
-    g = _Geo()
-    sc = max(1, int(round(cp / 16.0)))
-    a = cp / 2.0  # apothem (centre to flat side); neighbour centres are cp apart
-    s = cp / _SQRT3  # circumradius (centre to corner)
-    dy = cp * _SQRT3 / 2.0
-    rr, cc = np.divmod(np.arange(H * W), W)
-    X = cp * (cc + rr / 2.0)
-    Y = dy * rr
-    onb = on
-    if not onb.any():
-        onb = np.ones_like(on)
-    boxes = [(X[onb] - a, Y[onb] - s, X[onb] + a, Y[onb] + s)]
-    labels = []  # (text, x, y) before shifting
-    if coords:
-        for r in range(H):
-            cs = np.flatnonzero(on[r * W:(r + 1) * W])
-            if cs.size:
-                c0 = cs[0] - 0.8  # a little less than one cell left of the first cell
-                labels.append((str(H - r), cp * (c0 + r / 2.0), dy * r))
-        for c in range(W):
-            rs = np.flatnonzero(on[c::W])
-            if rs.size:
-                r1 = rs[-1] + 0.8  # a little less than one cell down-right of the last cell
-                labels.append((col_label(c), cp * (c + r1 / 2.0), dy * r1))
-        for t, lx, ly in labels:
-            th, tw = _text_size(t, sc)
-            boxes.append((np.array([lx - tw / 2.0]), np.array([ly - th / 2.0]),
-                          np.array([lx + tw / 2.0]), np.array([ly + th / 2.0])))
-    xmin = min(float(b[0].min()) for b in boxes)
-    ymin = min(float(b[1].min()) for b in boxes)
-    xmax = max(float(b[2].max()) for b in boxes)
-    ymax = max(float(b[3].max()) for b in boxes)
-    margin = max(3, cp // 6)
-    out_w = int(np.ceil(xmax - xmin)) + 2 * margin
-    out_h = int(np.ceil(ymax - ymin)) + 2 * margin
-    R = 0.41 * cp
-    pad = int(np.ceil(R)) + 6
-    ch, cw = out_h + 2 * pad, out_w + 2 * pad
-    sx = pad + margin - xmin
-    sy = pad + margin - ymin
-    g.cx = X + sx
-    g.cy = Y + sy
+def _hex_labels(H: int, W: int, on: np.ndarray, cp: int, dy: float) -> list:
+    """The coordinate labels of a hexhex picture, ``(text, x, y)`` before shifting: each row's
+    number left of its first cell, each column's letter down-right of its last."""
+    labels = []
+    for r in range(H):
+        cs = np.flatnonzero(on[r * W:(r + 1) * W])
+        if cs.size:
+            c0 = cs[0] - 0.8  # a little less than one cell left of the first cell
+            labels.append((str(H - r), cp * (c0 + r / 2.0), dy * r))
+    for c in range(W):
+        rs = np.flatnonzero(on[c::W])
+        if rs.size:
+            r1 = rs[-1] + 0.8  # a little less than one cell down-right of the last cell
+            labels.append((col_label(c), cp * (c + r1 / 2.0), dy * r1))
+    return labels
 
-    # pixel -> hexagon (axial cube rounding), distance to the hexagon's edge
+
+def _hex_of_pixels(ch: int, cw: int, sx: float, sy: float, cp: int, dy: float):
+    """For every pixel of a ``ch`` x ``cw`` canvas (the grid shifted by ``sx``, ``sy``): its hexagon
+    ``(q, r)`` by axial cube rounding, the hexagon across its nearest edge, and its distance to
+    that edge: ``(qi, ri, nq, nr, d)``."""
     yy = (np.arange(ch, dtype=np.float64)[:, None] + 0.5 - sy) * np.ones((1, cw))
     xx = (np.arange(cw, dtype=np.float64)[None, :] + 0.5 - sx) * np.ones((ch, 1))
     rf = yy / dy
@@ -431,6 +407,43 @@ def _build_hex(H: int, W: int, on: np.ndarray, cp: int, coords: bool) -> _Geo:
     sign = np.sign(np.choose(which, [p1, p2, p3]))
     nq = qi + sign.astype(np.int64) * np.choose(which, [1, 0, -1])
     nr = ri + sign.astype(np.int64) * np.choose(which, [0, 1, 1])
+    return qi, ri, nq, nr, d
+
+
+def _build_hex(H: int, W: int, on: np.ndarray, cp: int, coords: bool) -> _Geo:
+    g = _Geo()
+    sc = max(1, int(round(cp / 16.0)))
+    a = cp / 2.0  # apothem (centre to flat side); neighbour centres are cp apart
+    s = cp / _SQRT3  # circumradius (centre to corner)
+    dy = cp * _SQRT3 / 2.0
+    rr, cc = np.divmod(np.arange(H * W), W)
+    X = cp * (cc + rr / 2.0)
+    Y = dy * rr
+    onb = on
+    if not onb.any():
+        onb = np.ones_like(on)
+    boxes = [(X[onb] - a, Y[onb] - s, X[onb] + a, Y[onb] + s)]
+    labels = _hex_labels(H, W, on, cp, dy) if coords else []  # (text, x, y) before shifting
+    for t, lx, ly in labels:
+        th, tw = _text_size(t, sc)
+        boxes.append((np.array([lx - tw / 2.0]), np.array([ly - th / 2.0]),
+                      np.array([lx + tw / 2.0]), np.array([ly + th / 2.0])))
+    xmin = min(float(b[0].min()) for b in boxes)
+    ymin = min(float(b[1].min()) for b in boxes)
+    xmax = max(float(b[2].max()) for b in boxes)
+    ymax = max(float(b[3].max()) for b in boxes)
+    margin = max(3, cp // 6)
+    out_w = int(np.ceil(xmax - xmin)) + 2 * margin
+    out_h = int(np.ceil(ymax - ymin)) + 2 * margin
+    R = 0.41 * cp
+    pad = int(np.ceil(R)) + 6
+    ch, cw = out_h + 2 * pad, out_w + 2 * pad
+    sx = pad + margin - xmin
+    sy = pad + margin - ymin
+    g.cx = X + sx
+    g.cy = Y + sy
+
+    qi, ri, nq, nr, d = _hex_of_pixels(ch, cw, sx, sy, cp, dy)
 
     def on_at(q, r):
         ok = (q >= 0) & (q < W) & (r >= 0) & (r < H)

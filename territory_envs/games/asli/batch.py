@@ -50,6 +50,48 @@ def asli_batch_reset(board, mask, owner, danger, scalars, seen, memo, move_numbe
 
 
 # --- random playouts (agents.mcts) ----------------------------------------------------------------
+@njit(cache=True, inline='always')
+def test_candidates(board, trial, s, candidates, flood_seen, flood_queue, on_board, neighbours, degree):
+    """A playout's single-stone turn without the mask: test the candidates (the empty points and
+    the removal) one by one in a random order, drawn lazily, and take the first legal one (uniform
+    over the legal actions), at most ``ROLLOUT_TESTS`` of them. Returns ``(chosen, stones,
+    minimal, exhausted)``: the action (-1 when the tests ran out first), the stones it captures
+    (the position after it in ``trial``), whether it is a minimal incursion, and whether every
+    candidate was tried and failed (no legal action)."""
+    n = board.shape[0]
+    side = s[TO_MOVE]
+    ban = s[LAST_MINIMAL] == 1
+    count = 0
+    own = 0
+    for i in range(n):
+        if board[i] == EMPTY:
+            candidates[count] = i
+            count += 1
+        own += board[i] == side + 1
+    if own == 0:  # a stone would be a lone group, dead whatever it captures: no placement
+        count = 0
+    if s[PRISON_BLACK + 1 - side] > 0:
+        candidates[count] = n  # the prison removal, always legal when available
+        count += 1
+    tested = 0
+    while tested < count and tested < ROLLOUT_TESTS:
+        j = tested + np.random.randint(count - tested)
+        r = candidates[j]
+        candidates[j] = candidates[tested]
+        candidates[tested] = r
+        tested += 1
+        if r == n:
+            return n, 0, False, False
+        trial[:] = board
+        groups, stones, alive = place_and_capture(trial, side, r, on_board, neighbours, degree)
+        # minimal incursion: one group captured by a stone in enemy territory (judged before it);
+        # region_colours as in rules.is_incursion, with scratch kept for the whole playout
+        minimal = groups == 1 and region_colours(board, r, neighbours, degree, flood_seen, flood_queue) == 2 - side
+        if alive and not (ban and minimal):
+            return r, stones, minimal, False
+    return -1, 0, False, tested == count
+
+
 @njit(cache=True)
 def asli_rollout(board, mask, owner, danger, s, seen, memo, moves_left, keys, side_key, on_board, neighbours, degree,
                  seed, trace):
@@ -87,40 +129,12 @@ def asli_rollout(board, mask, owner, danger, s, seen, memo, moves_left, keys, si
     for move in range(moves_left):
         side = s[TO_MOVE]
         chosen = -1
+        stones = 0
+        minimal = False
         if s[FIRST_BLACK + side] == 1 and not mask_first[side]:
-            ban = s[LAST_MINIMAL] == 1
-            count = 0
-            own = 0
-            for i in range(n):
-                if board[i] == EMPTY:
-                    candidates[count] = i
-                    count += 1
-                own += board[i] == side + 1
-            if own == 0:  # a stone would be a lone group, dead whatever it captures: no placement
-                count = 0
-            if s[PRISON_BLACK + 1 - side] > 0:
-                candidates[count] = n  # the prison removal, always legal when available
-                count += 1
-            tested = 0
-            while tested < count and tested < ROLLOUT_TESTS:
-                j = tested + np.random.randint(count - tested)  # a random order, drawn lazily
-                r = candidates[j]
-                candidates[j] = candidates[tested]
-                candidates[tested] = r
-                tested += 1
-                if r == n:
-                    chosen = n
-                    break
-                trial[:] = board
-                groups, stones, alive = place_and_capture(trial, side, r, on_board, neighbours, degree)
-                # minimal incursion: one group captured by a stone in enemy territory (judged before
-                # it); region_colours as in is_incursion, with scratch kept for the whole playout
-                minimal = groups == 1 and region_colours(board, r, neighbours, degree, flood_seen,
-                                                         flood_queue) == 2 - side
-                if alive and not (ban and minimal):
-                    chosen = r
-                    break
-            if chosen < 0 and tested == count:  # every candidate tried: no legal action, a loss
+            chosen, stones, minimal, exhausted = test_candidates(board, trial, s, candidates, flood_seen, flood_queue,
+                                                                 on_board, neighbours, degree)
+            if exhausted:  # every candidate tried: no legal action, a loss
                 return winner_player(1 - side, s[FLIP]), move
         if chosen >= 0:
             record_action(trace, move, chosen, s)

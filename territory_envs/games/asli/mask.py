@@ -443,6 +443,31 @@ def captures_revive_listed(board, me, friends, n_friends, st, dying, n_dying, li
     return False
 
 
+@njit(cache=True, inline='always')
+def derived_planes(st, owner, danger):
+    """``owner`` and ``danger`` of :func:`analyse_structure` from the structure ``st``; returns
+    whether every group lives."""
+    all_alive = True
+    for g in range(st.n_groups):
+        if st.partners[g] == 0:
+            all_alive = False
+    owner[:] = NOBODY
+    danger[:] = False
+    for r in range(st.n_regions):
+        black, white = st.per_colour[r, 0], st.per_colour[r, 1]
+        if (black > 0) != (white > 0):
+            for j in range(st.region_offsets[r], st.region_offsets[r + 1]):
+                owner[st.region_cells[j]] = BLACK_OWNS if black > 0 else WHITE_OWNS
+    for g in range(st.n_groups):
+        if st.partners[g] == 1:
+            for j in range(st.group_offsets[g], st.group_offsets[g + 1]):
+                danger[st.group_cells[j]] = True
+    return all_alive
+
+
+# Long by choice: one pass over the regions, the scratch of the costlier ways (contact lists,
+# low-links, event ranges) allocated when a point first needs it, which most positions never do;
+# cut into steps, each would take a dozen of those arrays as arguments.
 @njit(cache=True)
 def analyse_structure(board, side, ban, single, st, on_board, neighbours, degree, mask, owner, danger,
                       small_region=SMALL_REGION, direct_work=DIRECT_WORK):
@@ -468,21 +493,7 @@ def analyse_structure(board, side, ban, single, st, on_board, neighbours, degree
     tests set them to 0 and to a large number to check each way alone.
     """
     n = board.shape[0]
-    all_alive = True
-    for g in range(st.n_groups):
-        if st.partners[g] == 0:
-            all_alive = False
-    owner[:] = NOBODY
-    danger[:] = False
-    for r in range(st.n_regions):
-        black, white = st.per_colour[r, 0], st.per_colour[r, 1]
-        if (black > 0) != (white > 0):
-            for j in range(st.region_offsets[r], st.region_offsets[r + 1]):
-                owner[st.region_cells[j]] = BLACK_OWNS if black > 0 else WHITE_OWNS
-    for g in range(st.n_groups):
-        if st.partners[g] == 1:
-            for j in range(st.group_offsets[g], st.group_offsets[g + 1]):
-                danger[st.group_cells[j]] = True
+    all_alive = derived_planes(st, owner, danger)
     if not single:
         return all_alive, 0, 0
     me = side

@@ -193,6 +193,8 @@ def touches_region_without(board, st, g, r, p, neighbours, degree):
     return False
 
 
+# Long by choice: one pass that rewrites every array of the structure front to back, in place,
+# each step reading the offsets the one before left (see the docstring's order).
 @njit(cache=True)
 def structure_after_stone(st, memo, board, p, side, arcs, neighbours, degree):
     """Bring the structure ``st`` (views of ``memo``) of ``board`` up to date for a stone of

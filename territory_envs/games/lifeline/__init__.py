@@ -38,19 +38,24 @@ Where things are:
 
 * :mod:`.rules`: the rule text as code: a turn settled whole, the local rule's placements;
 * :mod:`.structure`: the facts kept from move to move and the usual turn that updates them;
-* :mod:`.first_turns`: the masks the local rule does not cover (exact simulation, double first turns);
+* :mod:`.row`: the layout of the scalar row and the declaration of the state's fields;
+* :mod:`.mask`: the legal mask where the local rule does not cover it (exact simulation, double
+  first turns) and the special actions;
 * :mod:`.turn`: a whole action, compiled (shared by the state, the batch and the playouts), planes;
 * :mod:`.batch`: the batched env's kernels and the playouts of MCTS;
 * :mod:`.state`: :class:`LifelineGame` and :class:`LifelineState`.
 """
-from .structure import (BLACK_GROUPS, EXTERIOR, GROUP, LIFE, MEMO_BLOCKS, MEMO_DTYPE, REGION, WALL, WHITE_GROUPS,
-                        build_memo, build_walls, clear_placeable, endow_region, enemies_touch_arcs, free_cells, gifts,
-                        join_friends, join_walls, link_cell, link_colour, memo_size, relabel_region, relink,
-                        remove_dead_groups, ring_of, round_the_stone, set_placeable, usual_turn, wall_of, walls_apart)
+from .structure import (BLACK_GROUPS, COUNT, EXTERIOR, GROUP, LIFE, MEMO_BLOCKS, MEMO_DTYPE, PLACE,  # noqa: F401
+                        REGION, WALL, WHITE_GROUPS, build_memo, build_walls, clear_placeable, endow_region,
+                        enemies_touch_arcs, free_cells, gifts, join_friends, join_walls, link_cell, link_colour,
+                        memo_blocks, memo_size, placement_counts, relabel_region, relink, remove_dead_groups, ring_of,
+                        round_the_stone, set_placeable, split_region, usual_turn, wall_of, walls_apart)
 from .rules import PIES, analyse, describe, play_stone, settle  # noqa: F401
-from .first_turns import exact_single_mask, first_stone_mask, second_stone_mask, turn_changes_board  # noqa: F401
-from .turn import (ALL_ALIVE, CELL_WORDS, FIELDS, FIRST_BLACK, FIRST_WHITE, FLIP, KOMI_LEFT, NUM_SCALARS, PENDING,
-                   PLANES, REMOVAL_ON, SWAP_USED, TERMINAL, TO_MOVE, WINNER, act, finish_mask, komi_plane,
-                   lifeline_planes, new_game, observe, refresh, swap_available)  # noqa: F401
-from .batch import contested_cell, lifeline_batch_reset, lifeline_batch_step, lifeline_rollout, start_template
+from .row import (ALL_ALIVE, FIELDS, FIRST_BLACK, FIRST_WHITE, FLIP, KOMI_LEFT, NUM_SCALARS, PENDING,  # noqa: F401
+                  REMOVAL_ON, SWAP_USED, TERMINAL, TO_MOVE, WINNER, swap_available)
+from .mask import (exact_single_mask, finish_mask, first_stone_mask, second_stone_mask,  # noqa: F401
+                   turn_changes_board)
+from .turn import CELL_WORDS, PLANES, act, komi_plane, lifeline_planes, new_game, observe, refresh  # noqa: F401
+from .batch import (contested_cell, lifeline_batch_reset, lifeline_batch_step, lifeline_rollout,  # noqa: F401
+                    start_template)
 from .state import LifelineGame, LifelineState  # noqa: F401

@@ -8,7 +8,8 @@ from numba import njit, prange
 from ...core.batch import after_action, final_viewer, record_action, skip_game
 from ...core.kernels import random_set_index, winner_player
 from .structure import MEMO_DTYPE, memo_size
-from .turn import FLIP, NUM_SCALARS, PENDING, TERMINAL, TO_MOVE, WINNER, act, new_game, observe
+from .row import FLIP, NUM_SCALARS, PENDING, TERMINAL, TO_MOVE, WINNER
+from .turn import act, new_game, observe
 
 # --- batched play (territory_envs.vector) -------------------------------------------------------
 def start_template(game):

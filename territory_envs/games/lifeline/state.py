@@ -1,5 +1,6 @@
 """The game and its state: :class:`LifelineGame` (options, pies, planes, actions) and
-:class:`LifelineState` (the state API of docs/spec.md over the compiled turn of :mod:`.turn`)."""
+:class:`LifelineState` (the state API of docs/spec.md over the compiled turn of :mod:`.turn`, its
+fields declared in :mod:`.row`)."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,8 +9,8 @@ from ...core.game import Game, GameState, check_first_turns
 from ...core.geometry import hexhex
 from ...core.options import check_choice, check_int, check_number
 from .rules import PIES
-from .turn import (ALL_ALIVE, FIELDS, FIRST_BLACK, FIRST_WHITE, KOMI_LEFT, PENDING, PLANES, REMOVAL_ON, SWAP_USED, act,
-                   observe, refresh, swap_available)
+from .row import ALL_ALIVE, FIELDS, FIRST_BLACK, FIRST_WHITE, KOMI_LEFT, PENDING, REMOVAL_ON, SWAP_USED, swap_available
+from .turn import PLANES, act, observe, refresh
 from .batch import lifeline_rollout
 
 

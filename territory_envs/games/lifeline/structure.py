@@ -61,10 +61,8 @@ def placement_counts(memo, n):
 
 
 @njit(cache=True)
-def set_placeable(memo, n, cell, region):
+def set_placeable(blocks, totals, cell, region):
     """Both colours' placement flags of the empty ``cell`` of ``region``, and their counts."""
-    blocks = memo_blocks(memo, n)
-    totals = placement_counts(memo, n)
     for c in (1, 2):
         now = blocks[COUNT + c, region] > 0
         totals[c - 1] += now - blocks[PLACE + c, cell]
@@ -72,27 +70,23 @@ def set_placeable(memo, n, cell, region):
 
 
 @njit(cache=True)
-def clear_placeable(memo, n, cell):
-    blocks = memo_blocks(memo, n)
-    totals = placement_counts(memo, n)
+def clear_placeable(blocks, totals, cell):
     for c in (1, 2):
         totals[c - 1] -= blocks[PLACE + c, cell]
         blocks[PLACE + c, cell] = 0
 
 
 @njit(cache=True)
-def wall_of(memo, n, i):
+def wall_of(blocks, i):
     """The root of the wall holding the stone ``i`` (or ``EXTERIOR``)."""
-    blocks = memo_blocks(memo, n)
     return find_root(blocks[WALL], i)
 
 
 @njit(cache=True)
-def build_walls(board, memo, neighbours, degree):
+def build_walls(board, blocks, neighbours, degree):
     """The walls of ``board`` afresh, flat: every stone's entry its wall's root (``EXTERIOR`` for a
     wall with a stone on the edge, else the wall's first cell), -1 on empty cells."""
     n = board.shape[0]
-    blocks = memo_blocks(memo, n)
     stones = board != EMPTY
     labels, count = label_components(stones, neighbours, degree)
     on_edge = any_per_component(labels, count, stones & (degree < 6))
@@ -107,17 +101,16 @@ def build_walls(board, memo, neighbours, degree):
 
 
 @njit(cache=True, inline='always')
-def join_walls(board, p, ring, memo):
+def join_walls(board, p, ring, blocks):
     """The stone just placed on ``p`` (ring ``ring``, see :func:`ring_of`) joins the walls of the
     runs of stones and off-board cells round it. A run is one wall already (consecutive cells of the
     ring touch, and a stone next to an off-board cell is on the edge), so its first cell is enough.
     A cell emptied by a removal is still in its old wall, and stays there (its entry may be the
     parent of others)."""
-    n = board.shape[0]
-    walls = memo_blocks(memo, n)[WALL]
+    walls = blocks[WALL]
     if walls[p] < 0:
         walls[p] = p
-    root = wall_of(memo, n, p)
+    root = wall_of(blocks, p)
     walled_in = True  # no empty neighbour: the whole ring is one run
     for k in range(6):
         walled_in &= not (ring[k] >= 0 and board[ring[k]] == EMPTY)
@@ -125,7 +118,7 @@ def join_walls(board, p, ring, memo):
         x = ring[k]
         before = ring[(k + 5) % 6]
         if (x < 0 or board[x] != EMPTY) and (walled_in and k == 0 or before >= 0 and board[before] == EMPTY):
-            other = wall_of(memo, n, EXTERIOR if x < 0 else x)
+            other = wall_of(blocks, EXTERIOR if x < 0 else x)
             if other == root:
                 continue
             if root == p:  # p alone so far: it hangs under the run's wall
@@ -135,19 +128,18 @@ def join_walls(board, p, ring, memo):
 
 
 @njit(cache=True, inline='always')
-def walls_apart(board, ring, memo):
+def walls_apart(board, ring, blocks):
     """Before a stone goes on a cell with ring ``ring`` (see :func:`ring_of`) whose empty
     neighbours form two or more arcs: is each run of stones and off-board cells between them in a
     wall of its own? Then the arcs stay joined once the stone is placed (its region does not
     split). Otherwise two runs are in one wall, which closes a loop through the stone if the walls
     are exact (they may be coarser: see ``memo``)."""
-    n = board.shape[0]
     first = second = -1  # the walls of the runs met so far (three at most)
     for k in range(6):
         x = ring[k]
         before = ring[(k + 5) % 6]
         if (x < 0 or board[x] != EMPTY) and before >= 0 and board[before] == EMPTY:  # a run begins
-            root = wall_of(memo, n, EXTERIOR if x < 0 else x)
+            root = wall_of(blocks, EXTERIOR if x < 0 else x)
             if root == first or root == second:
                 return False
             if first < 0:
@@ -163,6 +155,7 @@ def build_memo(board, labels, count, neighbours, degree, memo):
     its groups and regions as ``liveness`` labels them."""
     n = board.shape[0]
     blocks = memo_blocks(memo, n)
+    totals = placement_counts(memo, n)
     first = np.full(count, -1, dtype=np.int32)  # each component's label: its first cell
     for i in range(n):
         k = labels[i]
@@ -194,8 +187,8 @@ def build_memo(board, labels, count, neighbours, degree, memo):
                 blocks[LIFE, g] += 1
     for i in range(n):
         if blocks[REGION, i] >= 0:
-            set_placeable(memo, n, i, blocks[REGION, i])
-    build_walls(board, memo, neighbours, degree)
+            set_placeable(blocks, totals, i, blocks[REGION, i])
+    build_walls(board, blocks, neighbours, degree)
 
 
 @njit(cache=True)
@@ -221,13 +214,11 @@ def ring_of(p, width, neighbours, degree, ring):
 
 
 @njit(cache=True, inline='always')
-def round_the_stone(board, mover, ring, memo, near):
+def round_the_stone(board, mover, ring, blocks, near):
     """What lies round an empty cell with neighbours ``ring`` (see :func:`ring_of`) for a stone of
     colour ``mover``: the distinct groups next to it into ``near`` (the mover's from 0, the
     enemy's from 6). Returns ``(friends, enemies, arcs, empties)``: how many of each kind of group,
     how many arcs of empty neighbours and how many empty neighbours."""
-    n = board.shape[0]
-    blocks = memo_blocks(memo, n)
     friends = 0
     enemies = 0
     arcs = 0
@@ -254,12 +245,10 @@ def round_the_stone(board, mover, ring, memo, near):
 
 
 @njit(cache=True, inline='always')
-def enemies_touch_arcs(board, enemy, ring, memo):
+def enemies_touch_arcs(board, enemy, ring, blocks):
     """Does every group of colour ``enemy`` next to the cell with ring ``ring`` touch one of its
     empty neighbours (an arc)? (A group touches an arc if one of its stones next to the cell does.)
     Then each still touches the cell's region once a stone fills the cell."""
-    n = board.shape[0]
-    blocks = memo_blocks(memo, n)
     every = True
     for k in range(6):
         x = ring[k]
@@ -318,25 +307,25 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
     scratch = turn_scratch(n)
     ring, near, _, _, suspect, cells, _, _ = scratch
     ring_of(p, width, neighbours, degree, ring)
-    friends, enemies, arcs, empties = round_the_stone(board, mover, ring, memo, near)
-    one_part = enemies_touch_arcs(board, enemy, ring, memo)
+    friends, enemies, arcs, empties = round_the_stone(board, mover, ring, blocks, near)
+    one_part = enemies_touch_arcs(board, enemy, ring, blocks)
     # and the count of the mover's groups next to R stays on the same side of 2 for every group
     # but the stone's (it rises from 1 to 2 when a lone stone joins R's only friend: a flood finds it)
     one_part &= mover_before >= 2 or friends > 0
     one_part &= empties > 0  # (no empty neighbour: R is p alone and goes)
     if one_part and arcs > 1:  # several arcs: R - p is still one region unless p closes a wall's loop
-        one_part = walls_apart(board, ring, memo)
+        one_part = walls_apart(board, ring, blocks)
     board[p] = mover
-    join_walls(board, p, ring, memo)
+    join_walls(board, p, ring, blocks)
     blocks[REGION, p] = -1
-    clear_placeable(memo, n, p)
+    clear_placeable(blocks, totals, p)
     alive_cell[p] = True
     if one_part:
         if region == p:  # R's label was p's cell: R - p takes one of its own cells
-            region = relabel_region(board, p, ring, region, memo, neighbours, degree, cells)
+            region = relabel_region(board, p, ring, region, blocks, neighbours, degree, cells)
         mover_after = mover_before - friends + 1  # the joined groups and the stone count once
         blocks[COUNT + mover, region] = mover_after
-        joined = join_friends(board, p, near, friends, region, memo, neighbours, degree, cells)
+        joined = join_friends(board, p, near, friends, region, blocks, neighbours, degree, cells)
         joined_cells = cells
         label = blocks[GROUP, p]
         # R - p gives the joined group life as R gave each part of it
@@ -345,25 +334,23 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
         suspects = suspect  # only the joined group can die (see above)
         suspects[0] = label
     else:
-        joined_cells, joined, dead, suspects = split_region(board, p, region, friends, enemies, memo, neighbours,
-                                                            degree, scratch)
-    relink(board, p, memo, links, neighbours, degree, joined_cells, joined)
+        joined_cells, joined, dead, suspects = split_region(board, p, region, friends, enemies, blocks, totals,
+                                                            neighbours, degree, scratch)
+    relink(board, p, blocks, links, neighbours, degree, joined_cells, joined)
     if dead:
-        remove_dead_groups(board, side, memo, links, alive_cell, neighbours, degree, suspects)
+        remove_dead_groups(board, side, blocks, totals, links, alive_cell, neighbours, degree, suspects)
     mask[:] = blocks[PLACE + enemy]  # the opponent's placements
     return totals[enemy - 1], True  # (every group left lives: see remove_dead_groups)
 
 
 @njit(cache=True, inline='always')
-def split_region(board, p, region, friends, enemies, memo, neighbours, degree, scratch):
+def split_region(board, p, region, friends, enemies, blocks, totals, neighbours, degree, scratch):
     """The rest of :func:`usual_turn` when R - p may be several regions (the stone is on ``p``,
     R's label ``region``): the parts of R - p, and the groups next to each (labels before the
     stone joins any), in one flood per part; R's gift of life ends for every group next to it, and
     each part gives its own. Returns ``(joined_cells, joined, dead, suspects)``: the stones of the
     joined groups that changed label (:func:`join_friends`), whether a group may have died, and
     the groups whose life the turn lowered."""
-    n = board.shape[0]
-    blocks = memo_blocks(memo, n)
     ring, near, part_start, list_start, _, cells, stamp, lists = scratch
     stamp[:] = -1
     regions = blocks[REGION]
@@ -396,9 +383,9 @@ def split_region(board, p, region, friends, enemies, memo, neighbours, degree, s
             stamp[g] = STAMP_ONCE
             lists[end] = g
             end += 1
-    gifts(board, memo, region, lists, distinct, end, -1)
+    gifts(board, blocks, region, lists, distinct, end, -1)
     joined_cells = cells[total:]
-    joined = join_friends(board, p, near, friends, region, memo, neighbours, degree, joined_cells)
+    joined = join_friends(board, p, near, friends, region, blocks, neighbours, degree, joined_cells)
     label = blocks[GROUP, p]
     for q in range(parts):  # each part: its label, and its groups (the joined ones as one), counts, gifts
         part = cells[part_start[q]]
@@ -412,10 +399,10 @@ def split_region(board, p, region, friends, enemies, memo, neighbours, degree, s
                 stamp[g] = tag
                 lists[count] = g
                 count += 1
-        endow_region(board, memo, part, lists, end, count)
+        endow_region(board, blocks, part, lists, end, count)
         for j in range(part_start[q], part_start[q + 1]):
             blocks[REGION, cells[j]] = part
-            set_placeable(memo, n, cells[j], part)
+            set_placeable(blocks, totals, cells[j], part)
     dead = blocks[LIFE, label] <= 0
     for j in range(distinct, end):  # every group that R touched lives?
         dead |= blocks[LIFE, lists[j]] <= 0 and not is_listed(lists[j], near, friends)
@@ -424,11 +411,9 @@ def split_region(board, p, region, friends, enemies, memo, neighbours, degree, s
 
 
 @njit(cache=True)
-def relabel_region(board, p, ring, region, memo, neighbours, degree, queue):
+def relabel_region(board, p, ring, region, blocks, neighbours, degree, queue):
     """Give R - p (one region) the label of one of its cells, an empty neighbour of ``p``, with R's
     counts (its cells are found by their old label); returns the new label."""
-    n = board.shape[0]
-    blocks = memo_blocks(memo, n)
     label = -1
     for k in range(6):
         if ring[k] >= 0 and board[ring[k]] == EMPTY:
@@ -441,7 +426,7 @@ def relabel_region(board, p, ring, region, memo, neighbours, degree, queue):
 
 
 @njit(cache=True)
-def remove_dead_groups(board, side, memo, links, alive_cell, neighbours, degree, suspects):
+def remove_dead_groups(board, side, blocks, totals, links, alive_cell, neighbours, degree, suspects):
     """The removals of a usual turn in which a group died, from ``memo`` exact for the board with
     the stone: the enemy's groups with no life go, then the mover's that have none on the board
     left (removing enemies only merges regions, which kills no friend). Only groups whose life the
@@ -450,7 +435,6 @@ def remove_dead_groups(board, side, memo, links, alive_cell, neighbours, degree,
     (:func:`free_cells`). Every group left lives (merged regions only give more life), so only the
     freed cells leave ``alive_cell``."""
     n = board.shape[0]
-    blocks = memo_blocks(memo, n)
     mover = side + 1
     work = np.empty(4 * n, dtype=np.int32)
     for colour in (3 - mover, mover):
@@ -465,17 +449,16 @@ def remove_dead_groups(board, side, memo, links, alive_cell, neighbours, degree,
         if freed > 0:
             for j in range(freed):
                 alive_cell[work[j]] = False
-            free_cells(board, work, freed, memo, links, neighbours, degree)
+            free_cells(board, work, freed, blocks, totals, links, neighbours, degree)
 
 
 @njit(cache=True)
-def free_cells(board, work, freed, memo, links, neighbours, degree):
+def free_cells(board, work, freed, blocks, totals, links, neighbours, degree):
     """Empty the stones ``work[:freed]`` (whole groups). Each connected set of freed cells makes one
     new region with every region next to it, labelled by its first cell: each absorbed region's
     gift of life ends (its groups found by a flood of it), and the new region's counts and gifts
     are made, and the freed cells' links. ``work`` holds ``4 * n`` entries."""
     n = board.shape[0]
-    blocks = memo_blocks(memo, n)
     queue = work[n:2 * n]
     stamp = work[2 * n:3 * n]  # per group label: the region (or n + the new one) that listed it last
     groups = work[3 * n:]
@@ -511,7 +494,7 @@ def free_cells(board, work, freed, memo, links, neighbours, degree):
                 tail, listed_groups = flood_listing(board, y, s, -2, blocks[REGION],
                                                     blocks[GROUP], queue, tail, stamp, s, groups, 0,
                                                     neighbours, degree)
-                gifts(board, memo, s, groups, 0, listed_groups, -1)
+                gifts(board, blocks, s, groups, 0, listed_groups, -1)
         label = queue[first]
         listed_groups = 0
         for j2 in range(first, tail):
@@ -525,52 +508,46 @@ def free_cells(board, work, freed, memo, links, neighbours, degree):
                         stamp[g] = n + label
                         groups[listed_groups] = g
                         listed_groups += 1
-        endow_region(board, memo, label, groups, 0, listed_groups)
+        endow_region(board, blocks, label, groups, 0, listed_groups)
         for j2 in range(first, tail):
-            set_placeable(memo, n, queue[j2], label)
+            set_placeable(blocks, totals, queue[j2], label)
     # the freed cells' links; their empty neighbours keep theirs: an empty cell next to a dead
     # group and another group of its colour would give it life
     for j in range(freed):
-        link_cell(board, work[j], memo, links, neighbours, degree)
+        link_cell(board, work[j], blocks, links, neighbours, degree)
 
 
 @njit(cache=True)
-def gifts(board, memo, region, groups, start, stop, sign):
+def gifts(board, blocks, region, groups, start, stop, sign):
     """Add ``sign`` (1 or -1) to the life of each of ``groups[start:stop]`` (distinct labels) to
     which ``region`` gives life (it touches two or more groups of that colour)."""
-    n = board.shape[0]
-    blocks = memo_blocks(memo, n)
     for t in range(start, stop):
         g = groups[t]
         blocks[LIFE, g] += sign * (blocks[COUNT + board[g], region] >= 2)
 
 
 @njit(cache=True)
-def endow_region(board, memo, region, groups, start, stop):
+def endow_region(board, blocks, region, groups, start, stop):
     """A new ``region`` touching the distinct groups ``groups[start:stop]``: its counts per colour,
     and its gift of life to each of them."""
-    n = board.shape[0]
-    blocks = memo_blocks(memo, n)
     blocks[BLACK_GROUPS, region] = 0
     blocks[WHITE_GROUPS, region] = 0
     for t in range(start, stop):
         blocks[COUNT + board[groups[t]], region] += 1
-    gifts(board, memo, region, groups, start, stop, 1)
+    gifts(board, blocks, region, groups, start, stop, 1)
 
 
 @njit(cache=True)
-def link_cell(board, y, memo, links, neighbours, degree):
+def link_cell(board, y, blocks, links, neighbours, degree):
     """``links[y]`` of the empty cell ``y`` afresh, both colours."""
     for colour in (1, 2):
-        link_colour(board, y, colour, memo, links, neighbours, degree)
+        link_colour(board, y, colour, blocks, links, neighbours, degree)
 
 
 @njit(cache=True)
-def link_colour(board, y, colour, memo, links, neighbours, degree):
+def link_colour(board, y, colour, blocks, links, neighbours, degree):
     """Bit ``colour`` of ``links[y]`` afresh: the empty cell ``y`` touches two or more groups of
     that colour."""
-    n = board.shape[0]
-    blocks = memo_blocks(memo, n)
     first = -1
     linked = False
     for e in range(degree[y]):
@@ -585,7 +562,7 @@ def link_colour(board, y, colour, memo, links, neighbours, degree):
 
 
 @njit(cache=True)
-def join_friends(board, p, friends, count, region, memo, neighbours, degree, cells):
+def join_friends(board, p, friends, count, region, blocks, neighbours, degree, cells):
     """The stone on ``p`` joins the mover's groups labelled ``friends[:count]`` into one group
     (``p`` alone, life 0, if none). With two or more, the joined group's life is the sum of theirs,
     less what each other region next to two or more of them stops giving (``region``, p's, is the
@@ -593,7 +570,6 @@ def join_friends(board, p, friends, count, region, memo, neighbours, degree, cel
     its largest part, whose stones keep it; the stones of the other parts go into ``cells``.
     Returns how many (0 when fewer than two groups join: no stone changes group)."""
     n = board.shape[0]
-    blocks = memo_blocks(memo, n)
     if count == 0:
         blocks[GROUP, p] = p
         blocks[LIFE, p] = 0
@@ -662,7 +638,7 @@ def join_friends(board, p, friends, count, region, memo, neighbours, degree, cel
 
 
 @njit(cache=True)
-def relink(board, p, memo, links, neighbours, degree, cells, joined):
+def relink(board, p, blocks, links, neighbours, degree, cells, joined):
     """``links`` after the stone on ``p``: only the mover's bit changes (the enemy's groups are the
     same), next to p and, when groups joined, next to the ``joined`` stones of ``cells`` (those of
     every joined group but the largest), where a joined group counts once: there a bit can only be
@@ -675,4 +651,4 @@ def relink(board, p, memo, links, neighbours, degree, cells, joined):
         for d in range(degree[x]):
             y = neighbours[x, d]
             if board[y] == EMPTY and (j < 0 or links[y] & colour):
-                link_colour(board, y, colour, memo, links, neighbours, degree)
+                link_colour(board, y, colour, blocks, links, neighbours, degree)

@@ -1,17 +1,19 @@
 """A whole action, compiled: the turn logic the state class, the batched env and the playouts
-share (:func:`act`, :func:`new_game`, :func:`finish_mask` for the special actions), the observation
-planes (:data:`PLANES`, :func:`observe`) and the layout of a game's scalar row."""
+share (:func:`act`, :func:`new_game`, :func:`refresh`), and the observation planes
+(:data:`PLANES`, :func:`observe`)."""
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from ...core.fields import FLIP, HEAD, TERMINAL, TO_MOVE, WINNER, Array, Fields, RowField, head_code  # noqa: F401
+from ...core.fields import head_code
 from ...core.game import Plane
 from ...core.kernels import EMPTY, store_eight
-from .structure import MEMO_DTYPE, memo_size, usual_turn
+from .mask import finish_mask
+from .row import (ALL_ALIVE, FIRST_BLACK, FLIP, KOMI_LEFT, PENDING, REMOVAL_ON, SWAP_USED, TERMINAL, TO_MOVE, WINNER,
+                  swap_available)
 from .rules import analyse, play_stone
-from .first_turns import exact_single_mask, first_stone_mask, second_stone_mask
+from .structure import usual_turn
 
 
 def _cell_words():
@@ -60,23 +62,6 @@ def lifeline_planes(board, alive_cell, links, on_board, mask, observer, legal_fo
 
 
 # --- a whole action, compiled: the turn logic shared by the state class and the batched env ------
-# A game's scalars live in one int32 row (its head is every game's, core/fields.py), so one
-# function serves a single state and a batch.
-PENDING, FIRST_BLACK, FIRST_WHITE, SWAP_USED, REMOVAL_ON, KOMI_LEFT, ALL_ALIVE = range(HEAD, HEAD + 7)
-NUM_SCALARS = HEAD + 7
-
-FIELDS = Fields(
-    NUM_SCALARS,
-    row=(RowField("pending", PENDING, low=-1, high=lambda g: g.num_cells - 1),
-         RowField("first_turn_done", FIRST_BLACK, bool, length=2),
-         RowField("swap_used", SWAP_USED, bool),
-         RowField("removal_on", REMOVAL_ON, bool),
-         RowField("komi_left", KOMI_LEFT, high=lambda g: g.options["komi"] if g.pie_index == 2 else 0)),
-    arrays=(Array("alive_cell", np.bool_, lambda g: (g.num_cells,)),  # stones in living groups
-            Array("links", np.int8, lambda g: (g.num_cells,)),  # bit k: the cell joins two groups of side k
-            Array("memo", MEMO_DTYPE, lambda g: (memo_size(g.num_cells),))))  # the structure kept (structure.py)
-
-
 @njit(cache=True)
 def new_game(board, mask, alive_cell, links, memo, s, pie, komi, on_board, neighbours, degree):
     """Reset one game: empty board, Black to move by player_0, the pie's starting scalars, the
@@ -91,53 +76,12 @@ def new_game(board, mask, alive_cell, links, memo, s, pie, komi, on_board, neigh
 
 
 @njit(cache=True)
-def swap_available(s, pie):
-    return pie != 2 and s[TO_MOVE] == 1 and s[SWAP_USED] == 0 and s[FIRST_WHITE] == 0 and s[PENDING] < 0
-
-
-@njit(cache=True)
 def refresh(board, mask, alive_cell, links, memo, s, pie, on_board, neighbours, degree):
     """Derived facts and the legal mask of the side to move, from the board and the scalars."""
     n = board.shape[0]
     all_alive, _ = analyse(board, s[TO_MOVE], on_board, neighbours, degree, alive_cell, links, mask[:n], memo)
     s[ALL_ALIVE] = all_alive
     finish_mask(board, mask, memo, s, pie, on_board, neighbours, degree)
-
-
-@njit(cache=True)
-def finish_mask(board, mask, memo, s, pie, on_board, neighbours, degree):
-    """The mask of the side to move, given the local mask ``describe`` left in ``mask``: exact
-    where the local rule does not hold."""
-    n = board.shape[0]
-    side = s[TO_MOVE]
-    cells = mask[:n]
-    own = 0
-    stones = 0
-    for i in range(n):
-        stones += board[i] != EMPTY
-        own += board[i] == side + 1
-    if s[PENDING] >= 0:
-        start = board.copy()
-        start[s[PENDING]] = EMPTY
-        second_stone_mask(start, side, s[PENDING], own == 1, memo, on_board, neighbours, degree, cells)
-    elif pie == 0 and s[FIRST_BLACK + side] == 0:
-        first_stone_mask(board, side, own == 0, on_board, neighbours, degree, cells)
-    elif s[REMOVAL_ON] == 0:
-        if stones + 1 >= 4:  # this turn brings the fourth stone: it removes
-            exact_single_mask(board, side, True, on_board, neighbours, degree, cells)
-        else:
-            for i in range(n):
-                cells[i] = on_board[i] and board[i] == EMPTY
-    elif s[ALL_ALIVE] == 0:
-        exact_single_mask(board, side, True, on_board, neighbours, degree, cells)
-    has_placement = False
-    for i in range(n):
-        if cells[i]:
-            has_placement = True
-            break
-    mask[n] = swap_available(s, pie)
-    mask[n + 1] = (pie == 2 and side == 1 and s[REMOVAL_ON] == 1 and s[KOMI_LEFT] > 0 and has_placement
-                   and s[PENDING] < 0)
 
 
 @njit(cache=True)

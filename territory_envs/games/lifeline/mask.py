@@ -1,12 +1,15 @@
-"""The masks of the turns the local rule does not cover: a single stone by exact simulation
-(:func:`exact_single_mask`), and the first and second stones of a double first turn
-(:func:`first_stone_mask`, :func:`second_stone_mask`, with the lemma of the package docstring)."""
+"""The legal mask of the side to move, every action: where the local rule of :mod:`.rules` (or the
+usual turn of :mod:`.structure`, which keeps it) does not hold, the masks of the other turns: a
+single stone by exact simulation (:func:`exact_single_mask`), the first and second stones of a
+double first turn (:func:`first_stone_mask`, :func:`second_stone_mask`, with the lemma of the
+package docstring); and the special actions (:func:`finish_mask`)."""
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
 from ...core.kernels import EMPTY, adjacent, has_sharing_partner, is_listed, liveness
+from .row import ALL_ALIVE, FIRST_BLACK, KOMI_LEFT, PENDING, REMOVAL_ON, TO_MOVE, swap_available
 from .structure import GROUP, LIFE, REGION, memo_blocks
 
 
@@ -110,3 +113,39 @@ def second_stone_mask(start, side, first, quick, memo, on_board, neighbours, deg
             mask[p] = True
         else:
             mask[p] = is_listed(blocks[REGION, p], near, 6) and not adjacent(p, first, neighbours, degree)
+
+
+@njit(cache=True)
+def finish_mask(board, mask, memo, s, pie, on_board, neighbours, degree):
+    """The mask of the side to move, given the local mask ``describe`` left in ``mask``: exact
+    where the local rule does not hold."""
+    n = board.shape[0]
+    side = s[TO_MOVE]
+    cells = mask[:n]
+    own = 0
+    stones = 0
+    for i in range(n):
+        stones += board[i] != EMPTY
+        own += board[i] == side + 1
+    if s[PENDING] >= 0:
+        start = board.copy()
+        start[s[PENDING]] = EMPTY
+        second_stone_mask(start, side, s[PENDING], own == 1, memo, on_board, neighbours, degree, cells)
+    elif pie == 0 and s[FIRST_BLACK + side] == 0:
+        first_stone_mask(board, side, own == 0, on_board, neighbours, degree, cells)
+    elif s[REMOVAL_ON] == 0:
+        if stones + 1 >= 4:  # this turn brings the fourth stone: it removes
+            exact_single_mask(board, side, True, on_board, neighbours, degree, cells)
+        else:
+            for i in range(n):
+                cells[i] = on_board[i] and board[i] == EMPTY
+    elif s[ALL_ALIVE] == 0:
+        exact_single_mask(board, side, True, on_board, neighbours, degree, cells)
+    has_placement = False
+    for i in range(n):
+        if cells[i]:
+            has_placement = True
+            break
+    mask[n] = swap_available(s, pie)
+    mask[n + 1] = (pie == 2 and side == 1 and s[REMOVAL_ON] == 1 and s[KOMI_LEFT] > 0 and has_placement
+                   and s[PENDING] < 0)

@@ -1,0 +1,31 @@
+"""The layout of a Lifeline game's scalar row ``s`` (its head is every game's,
+:mod:`territory_envs.core.fields`) and the declaration of the state's fields (:data:`FIELDS`)."""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...core.fields import FLIP, HEAD, TERMINAL, TO_MOVE, WINNER, Array, Fields, RowField  # noqa: F401
+from .structure import MEMO_DTYPE, memo_size
+
+# A game's scalars live in one int32 row (its head is every game's, core/fields.py), so one
+# function serves a single state and a batch.
+PENDING, FIRST_BLACK, FIRST_WHITE, SWAP_USED, REMOVAL_ON, KOMI_LEFT, ALL_ALIVE = range(HEAD, HEAD + 7)
+NUM_SCALARS = HEAD + 7
+
+FIELDS = Fields(
+    NUM_SCALARS,
+    row=(RowField("pending", PENDING, low=-1, high=lambda g: g.num_cells - 1),
+         RowField("first_turn_done", FIRST_BLACK, bool, length=2),
+         RowField("swap_used", SWAP_USED, bool),
+         RowField("removal_on", REMOVAL_ON, bool),
+         RowField("komi_left", KOMI_LEFT, high=lambda g: g.options["komi"] if g.pie_index == 2 else 0)),
+    arrays=(Array("alive_cell", np.bool_, lambda g: (g.num_cells,)),  # stones in living groups
+            Array("links", np.int8, lambda g: (g.num_cells,)),  # bit k: the cell joins two groups of side k
+            Array("memo", MEMO_DTYPE, lambda g: (memo_size(g.num_cells),))))  # the structure kept (structure.py)
+
+
+@njit(cache=True)
+def swap_available(s, pie):
+    """May the player to move swap now (the strong and weak pies, White's first turn, no swap yet)?"""
+    return pie != 2 and s[TO_MOVE] == 1 and s[SWAP_USED] == 0 and s[FIRST_WHITE] == 0 and s[PENDING] < 0

@@ -1,0 +1,75 @@
+"""Many Lin games at once: the batched step and reset of ``territory_envs.vector``, and the
+compiled random playouts of ``agents.mcts`` (:func:`lin_rollout`)."""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ...core.batch import after_action, final_viewer, record_action, skip_game
+from ...core.fields import FLIP, TERMINAL, TO_MOVE, WINNER
+from ...core.kernels import random_set_index, winner_player
+from .rules import lin_scores
+from .turn import lin_act, lin_new_game, lin_planes
+
+# --- batched play (territory_envs.vector) -------------------------------------------------------
+@njit(cache=True, parallel=True)
+def lin_batch_step(actions, board, alive, mask, scalars, move_number, height, width, line_length, neighbours,
+                   degree, komi, komi_planes, max_moves, outputs):
+    """One action in every game of the batch, in parallel. A game that ends records its last
+    observation and scores in ``final_obs``/``final_scores`` and starts again; ``obs`` then holds
+    the new game's first observation. The last observation is of player ``final_view[e]``, or of
+    the side that would move where that is -1. A game whose action is -1 sits the step out: it
+    reports no reward and no end, and nothing of it changes. ``outputs`` is the env's
+    ``(obs, rewards, terminated, truncated, final_obs, final_scores, final_view)``."""
+    obs, rewards, terminated, truncated, final_obs, final_scores, final_view = outputs
+    for e in prange(actions.shape[0]):
+        if skip_game(e, actions, rewards, terminated, truncated):
+            continue
+        s = scalars[e]
+        lin_act(board[e], alive[e], mask[e], s, actions[e], height, width, line_length, neighbours, degree, komi)
+        over = s[TERMINAL] == 1
+        black, white = 0, komi
+        if over or move_number[e] + 1 >= max_moves:
+            black, white = lin_scores(alive[e], komi)
+        if after_action(e, over, s[WINNER], s[FLIP], move_number, max_moves, mask, rewards, terminated, truncated):
+            final_scores[e, 0] = black
+            final_scores[e, 1] = white
+            viewer = final_viewer(final_view[e], s[TO_MOVE], s[FLIP])
+            lin_planes(board[e], alive[e], mask[e], viewer, truncated[e] and viewer == s[TO_MOVE], komi_planes[viewer],
+                       final_obs[e])
+            move_number[e] = 0
+            lin_new_game(board[e], alive[e], mask[e], s, height, width, line_length, neighbours, degree)
+        lin_planes(board[e], alive[e], mask[e], s[TO_MOVE], True, komi_planes[s[TO_MOVE]], obs[e])
+
+
+@njit(cache=True, parallel=True)
+def lin_batch_reset(board, alive, mask, scalars, move_number, height, width, line_length, neighbours, degree,
+                    komi_planes, obs):
+    for e in prange(board.shape[0]):
+        move_number[e] = 0
+        lin_new_game(board[e], alive[e], mask[e], scalars[e], height, width, line_length, neighbours, degree)
+        lin_planes(board[e], alive[e], mask[e], 0, True, komi_planes[0], obs[e])
+
+
+# --- random playouts (agents.mcts) ----------------------------------------------------------------
+@njit(cache=True)
+def lin_rollout(board, alive, mask, s, moves_left, height, width, line_length, neighbours, degree, komi, seed,
+                trace):
+    """Uniformly random legal placements from this position (copied, not changed) to the end, at
+    most ``moves_left`` of them. Returns ``(winner player or -1 for a draw or the bound, moves)``;
+    the actions and the players who played them go into ``trace`` (2, L) as far as it reaches."""
+    np.random.seed(seed)
+    board = board.copy()
+    alive = alive.copy()
+    mask = mask.copy()
+    s = s.copy()
+    n = board.shape[0]
+    for move in range(moves_left):
+        cell = random_set_index(mask, n)
+        if cell < 0:
+            return winner_player(1 - s[TO_MOVE], s[FLIP]), move  # no legal action: the side to move loses
+        record_action(trace, move, cell, s)
+        lin_act(board, alive, mask, s, cell, height, width, line_length, neighbours, degree, komi)
+        if s[TERMINAL]:
+            return winner_player(s[WINNER], s[FLIP]), move + 1
+    return -1, moves_left

@@ -1,0 +1,98 @@
+"""The game and its state: :class:`LinGame` (options, planes, actions) and :class:`LinState` (the
+state API of docs/spec.md over the compiled turn of :mod:`.turn`, its fields declared there)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...core.game import Game, GameState
+from ...core.geometry import square
+from ...core.options import check_int, check_number
+from .rules import refresh_lin
+from .turn import CONTESTED, FIELDS, PLANES, _game_over, _winner_by_score, lin_act, lin_planes
+from .batch import lin_rollout
+
+
+class LinGame(Game):
+    """Lin with fixed options: ``board_size`` (odd, 5..25, default 9), ``line_length`` (2..board
+    size, default 6), ``komi`` (integer, default 0, added to White's score), ``max_moves``."""
+
+    name = "lin"
+    sides = ("black", "white")
+    legend = ("X a black stone, O a white stone, . an empty point. A side's score, shown all game, counts the "
+              "points of its living domains (connected areas free of enemy stones that hold a line of "
+              "{line_length} points), komi added to white's: on an empty board every point lives for both, so "
+              "both start at the whole board. The game ends when no point lives for both; the higher score wins.")
+    option_defaults = {"board_size": 9, "line_length": 6, "komi": 0}
+    planes = PLANES
+
+    def _validate(self, o):
+        o["board_size"] = check_int("board_size", o["board_size"], 5, 25, odd=True)
+        o["line_length"] = check_int("line_length", o["line_length"], 2, o["board_size"])
+        o["komi"] = check_number("komi", o["komi"], integer=True, low=-625, high=625)
+        points = o["board_size"] ** 2
+        # komi plane per observing side: +komi for White, -komi for Black, as % of the board
+        self.komi_planes = tuple(max(-100, min(100, round(100 * k / points))) for k in (-o["komi"], o["komi"]))
+        geometry = square(o["board_size"])
+        # the arguments of lin_act after the action (and, less komi, of refresh_lin after the board)
+        self.act_args = (geometry.height, geometry.width, o["line_length"], geometry.neighbours, geometry.degree,
+                         o["komi"])
+        return geometry
+
+    def default_max_moves(self) -> int:
+        # random play ends 9x9 games in under 100 moves; stones are removed, so allow ample room
+        return 20 * self.geometry.num_points
+
+
+class LinState(GameState):
+    """Lin's state: the living domains of each colour in ``alive``, declared with the row in
+    :data:`FIELDS`."""
+
+    __slots__ = ("alive",)
+    fields = FIELDS
+
+    @property
+    def contested(self) -> int:
+        """Points in living domains of both colours (the game ends when there are none)."""
+        return int(self.s[CONTESTED])
+
+    def _rules_end(self):
+        if not _game_over(self.contested):
+            return False, -1
+        return True, _winner_by_score(*self.scores())
+
+    def _check_position(self):
+        # every turn removes the enemy stones it leaves outside their living domains, and a
+        # placement never takes a domain from its own colour
+        for colour in (0, 1):
+            if np.any((self.board == colour + 1) & ~self.alive[colour]):
+                raise ValueError(f"state dict: 'board' has {self.game.sides[colour]} stones outside "
+                                 f"{self.game.sides[colour]}'s living domains")
+
+    def _refresh(self):
+        self.s[CONTESTED] = refresh_lin(self.board, *self.game.act_args[:5], self.alive, self.mask, self.to_move)
+
+    def _apply(self, action):
+        return lin_act(self.board, self.alive, self.mask, self.s, action, *self.game.act_args)
+
+    def scores(self):
+        return (int(self.alive[0].sum()), int(self.alive[1].sum()) + self.game.options["komi"])
+
+    def observation(self, player: int) -> np.ndarray:
+        side = player ^ self.flip
+        out = np.empty(self.game.obs_shape, dtype=np.int8)
+        lin_planes(self.board, self.alive, self.mask, side, side == self.to_move and not self.terminal,
+                   self.game.komi_planes[side], out)
+        return out
+
+    def _rollout(self, seed, moves_left, trace, uniform):  # Lin's playouts are uniform either way
+        return lin_rollout(self.board, self.alive, self.mask, self.s, moves_left, *self.game.act_args, seed, trace)
+
+    tints = (("in a living domain of black only", (40, 40, 40), 0.25),
+             ("in a living domain of white only", (250, 250, 250), 0.35),
+             ("in living domains of both", (200, 60, 60), 0.2))
+
+    def tint_masks(self):
+        return [self.alive[0] & ~self.alive[1], self.alive[1] & ~self.alive[0], self.alive[0] & self.alive[1]]
+
+
+LinGame.state_class = LinState
