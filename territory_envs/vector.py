@@ -280,40 +280,32 @@ class _Batch:
             getattr(self, name)[:k] = getattr(source, name)[index]
 
 
-class _PointsBatch(_Batch):
-    """Lin and Linage: games with points, whose observations show the komi."""
-
-    def __init__(self, game, num_envs):
-        super().__init__(game, num_envs)
-        self.komi_planes = np.array(game.komi_planes, dtype=np.int8)  # per observing side
-
-
-class _LinBatch(_PointsBatch):
+class _LinBatch(_Batch):
     def reset(self, obs):
         from .games.lin import lin_batch_reset
         g = self.game
         lin_batch_reset(self.board, self.alive, self.mask, self.scalars, self.move_number, *g.act_args[:5],
-                        self.komi_planes, obs)
+                        g.komi_planes, obs)
 
     def step(self, actions, env):
         from .games.lin import lin_batch_step
         g = self.game
         lin_batch_step(actions, self.board, self.alive, self.mask, self.scalars, self.move_number, *g.act_args,
-                       self.komi_planes, g.max_moves, env.outputs)
+                       g.komi_planes, g.max_moves, env.outputs)
 
 
-class _LinageBatch(_PointsBatch):
+class _LinageBatch(_Batch):
     def reset(self, obs):
         from .games.linage import linage_batch_reset
         g = self.game
         linage_batch_reset(self.board, self.mask, self.declared(), self.scalars, self.move_number, g.geo_args,
-                           self.komi_planes, obs)
+                           g.komi_planes, obs)
 
     def step(self, actions, env):
         from .games.linage import linage_batch_step
         g = self.game
         linage_batch_step(actions, self.board, self.mask, self.declared(), self.scalars, self.move_number, g.geo_args,
-                          float(g.options["komi"]), self.komi_planes, g.max_moves, env.outputs)
+                          float(g.options["komi"]), g.komi_planes, g.max_moves, env.outputs)
 
 
 class _LifelineBatch(_Batch):

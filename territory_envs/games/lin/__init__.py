@@ -32,6 +32,7 @@ Where things are:
 """
 from .rules import (RING, domain_survives, has_dead_stones, lin_scores, line_next_to, living_domains, place_lin,
                     refresh_lin)  # noqa: F401
-from .turn import CONTESTED, FIELDS, NUM_SCALARS, PLANES, lin_act, lin_game_over, lin_new_game, lin_planes  # noqa: F401
+from .turn import (CONTESTED, FIELDS, NUM_SCALARS, PLANES, lin_act, lin_game_over, lin_new_game, lin_planes,  # noqa: F401
+                   observe)
 from .batch import lin_batch_reset, lin_batch_step, lin_rollout  # noqa: F401
 from .state import LinGame, LinState  # noqa: F401

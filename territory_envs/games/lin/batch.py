@@ -9,7 +9,7 @@ from ...core.batch import after_action, final_viewer, record_action, skip_game
 from ...core.fields import FLIP, TERMINAL, TO_MOVE, WINNER
 from ...core.kernels import random_set_index, winner_player
 from .rules import lin_scores
-from .turn import lin_act, lin_new_game, lin_planes
+from .turn import lin_act, lin_new_game, lin_planes, observe
 
 # --- batched play (territory_envs.vector) -------------------------------------------------------
 @njit(cache=True, parallel=True)
@@ -35,11 +35,11 @@ def lin_batch_step(actions, board, alive, mask, scalars, move_number, height, wi
             final_scores[e, 0] = black
             final_scores[e, 1] = white
             viewer = final_viewer(final_view[e], s[TO_MOVE], s[FLIP])
-            lin_planes(board[e], alive[e], mask[e], viewer, truncated[e] and viewer == s[TO_MOVE], komi_planes[viewer],
-                       final_obs[e])
+            observe(board[e], alive[e], mask[e], s, viewer, komi_planes, final_obs[e])
             move_number[e] = 0
             lin_new_game(board[e], alive[e], mask[e], s, height, width, line_length, neighbours, degree)
-        lin_planes(board[e], alive[e], mask[e], s[TO_MOVE], True, komi_planes[s[TO_MOVE]], obs[e])
+        side = s[TO_MOVE]  # to move in a game that goes on: the legal plane is on (a constant the compiler folds)
+        lin_planes(board[e], alive[e], mask[e], side, True, komi_planes[side], obs[e])
 
 
 @njit(cache=True, parallel=True)
@@ -48,7 +48,7 @@ def lin_batch_reset(board, alive, mask, scalars, move_number, height, width, lin
     for e in prange(board.shape[0]):
         move_number[e] = 0
         lin_new_game(board[e], alive[e], mask[e], scalars[e], height, width, line_length, neighbours, degree)
-        lin_planes(board[e], alive[e], mask[e], 0, True, komi_planes[0], obs[e])
+        observe(board[e], alive[e], mask[e], scalars[e], 0, komi_planes, obs[e])
 
 
 # --- random playouts (agents.mcts) ----------------------------------------------------------------

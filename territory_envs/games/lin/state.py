@@ -8,7 +8,7 @@ from ...core.game import Game, GameState
 from ...core.geometry import square
 from ...core.options import check_int, check_number
 from .rules import refresh_lin
-from .turn import CONTESTED, FIELDS, PLANES, _game_over, _winner_by_score, lin_act, lin_planes
+from .turn import CONTESTED, FIELDS, PLANES, _game_over, _winner_by_score, lin_act, observe
 from .batch import lin_rollout
 
 
@@ -31,7 +31,9 @@ class LinGame(Game):
         o["komi"] = check_number("komi", o["komi"], integer=True, low=-625, high=625)
         points = o["board_size"] ** 2
         # komi plane per observing side: +komi for White, -komi for Black, as % of the board
-        self.komi_planes = tuple(max(-100, min(100, round(100 * k / points))) for k in (-o["komi"], o["komi"]))
+        self.komi_planes = np.array([max(-100, min(100, round(100 * k / points))) for k in (-o["komi"], o["komi"])],
+                                    dtype=np.int8)  # per observing side (an array: cheap to hand to a kernel)
+        self.komi_planes.flags.writeable = False
         geometry = square(o["board_size"])
         # the arguments of lin_act after the action (and, less komi, of refresh_lin after the board)
         self.act_args = (geometry.height, geometry.width, o["line_length"], geometry.neighbours, geometry.degree,
@@ -78,10 +80,8 @@ class LinState(GameState):
         return (int(self.alive[0].sum()), int(self.alive[1].sum()) + self.game.options["komi"])
 
     def observation(self, player: int) -> np.ndarray:
-        side = player ^ self.flip
         out = np.empty(self.game.obs_shape, dtype=np.int8)
-        lin_planes(self.board, self.alive, self.mask, side, side == self.to_move and not self.terminal,
-                   self.game.komi_planes[side], out)
+        observe(self.board, self.alive, self.mask, self.s, player ^ self.flip, self.game.komi_planes, out)
         return out
 
     def _rollout(self, seed, moves_left, trace, uniform):  # Lin's playouts are uniform either way

@@ -95,3 +95,10 @@ def lin_new_game(board, alive, mask, s, height, width, line_length, neighbours, 
     s[:] = 0
     s[WINNER] = -1
     s[CONTESTED] = refresh_lin(board, height, width, line_length, neighbours, degree, alive, mask, 0)
+
+
+@njit(cache=True)
+def observe(board, alive, mask, s, observer, komi_planes, out):
+    """The planes of side ``observer`` (see PLANES) into ``out``: its legal placements while it is
+    to move in a game that goes on, and its komi plane (``komi_planes`` per side)."""
+    lin_planes(board, alive, mask, observer, observer == s[TO_MOVE] and s[TERMINAL] == 0, komi_planes[observer], out)

@@ -55,6 +55,6 @@ from .lines import cell_line_facts, line_facts, lines_through, mark_neighbours, 
 from .mask import decide_legal, lowlink_legal, on_line_without, search_line  # noqa: F401
 from .regions import may_split, place_region_facts, place_stone, region_facts  # noqa: F401
 from .turn import (FIELDS, FREE_REGIONS, HORIZONTAL_POINTS, NUM_SCALARS, PASSES, PLANES, VERTICAL_POINTS, linage_act,
-                   linage_analyse, linage_game_over, linage_planes)  # noqa: F401
+                   linage_analyse, linage_game_over, linage_planes, observe)  # noqa: F401
 from .batch import linage_batch_reset, linage_batch_step, linage_rollout  # noqa: F401
 from .state import LinageGame, LinageState  # noqa: F401

@@ -10,7 +10,7 @@ from ...core.fields import FLIP, TERMINAL, TO_MOVE, WINNER
 from ...core.kernels import EMPTY, random_set_index, winner_player
 from .layout import RUNS_DTYPE
 from .lines import line_facts
-from .turn import HORIZONTAL_POINTS, PASSES, VERTICAL_POINTS, linage_act, linage_analyse, linage_planes
+from .turn import HORIZONTAL_POINTS, VERTICAL_POINTS, linage_act, linage_analyse, observe
 
 # --- batched play (territory_envs.vector) -------------------------------------------------------
 @njit(cache=True, parallel=True)
@@ -33,12 +33,10 @@ def linage_batch_step(actions, board, mask, facts, scalars, move_number, geo, ko
             final_scores[e, 0] = s[VERTICAL_POINTS]
             final_scores[e, 1] = s[HORIZONTAL_POINTS] + komi
             viewer = final_viewer(final_view[e], s[TO_MOVE], s[FLIP])
-            linage_planes(board[e], kind[e], on_h[e], on_v[e], mask[e], viewer, truncated[e] and viewer == s[TO_MOVE],
-                          komi_planes[viewer], s[PASSES] > 0, final_obs[e])
+            observe(board[e], kind[e], on_h[e], on_v[e], mask[e], s, viewer, komi_planes, final_obs[e])
             move_number[e] = 0
             _linage_new_game(board[e], runs[e], safe[e], on_h[e], on_v[e], kind[e], mask[e], memo[e], s, geo)
-        linage_planes(board[e], kind[e], on_h[e], on_v[e], mask[e], s[TO_MOVE], True, komi_planes[s[TO_MOVE]],
-                      s[PASSES] > 0, obs[e])
+        observe(board[e], kind[e], on_h[e], on_v[e], mask[e], s, s[TO_MOVE], komi_planes, obs[e])
 
 
 @njit(cache=True)
@@ -57,7 +55,7 @@ def linage_batch_reset(board, mask, facts, scalars, move_number, geo, komi_plane
     for e in prange(board.shape[0]):
         move_number[e] = 0
         _linage_new_game(board[e], runs[e], safe[e], on_h[e], on_v[e], kind[e], mask[e], memo[e], scalars[e], geo)
-        linage_planes(board[e], kind[e], on_h[e], on_v[e], mask[e], 0, True, komi_planes[0], False, obs[e])
+        observe(board[e], kind[e], on_h[e], on_v[e], mask[e], scalars[e], 0, komi_planes, obs[e])
 
 
 # --- random playouts (agents.mcts) ----------------------------------------------------------------

@@ -10,7 +10,7 @@ from ...core.kernels import EMPTY, any_per_component, label_components
 from ...core.options import check_int, check_number
 from .layout import HORIZONTAL_OWNS, VERTICAL_OWNS
 from .turn import (FIELDS, FREE_REGIONS, HORIZONTAL_POINTS, PASSES, PLANES, VERTICAL_POINTS, _game_over,
-                   _winner_by_score, linage_act, linage_analyse, linage_planes)
+                   _winner_by_score, linage_act, linage_analyse, observe)
 from .batch import linage_rollout
 
 
@@ -34,10 +34,13 @@ class LinageGame(Game):
         o["line_length"] = check_int("line_length", o["line_length"], 2, min(5, o["board_size"]))
         o["komi"] = check_number("komi", o["komi"], low=-1000, high=1000)
         points = o["board_size"] ** 2
-        self.komi_planes = tuple(max(-100, min(100, round(100 * k / points))) for k in (-o["komi"], o["komi"]))
+        self.komi_planes = np.array([max(-100, min(100, round(100 * k / points))) for k in (-o["komi"], o["komi"])],
+                                    dtype=np.int8)  # per observing side (an array: cheap to hand to a kernel)
+        self.komi_planes.flags.writeable = False
         geometry = square(o["board_size"])
-        # the geometry arguments of linage_act and linage_analyse, in their order
+        # the geometry arguments of linage_act and linage_analyse, in their order; then komi, linage_act's last
         self.geo_args = (geometry.height, geometry.width, o["line_length"], geometry.neighbours, geometry.degree)
+        self.act_args = (*self.geo_args, o["komi"])
         return geometry
 
     def default_max_moves(self) -> int:
@@ -89,7 +92,7 @@ class LinageState(GameState):
 
     def _apply(self, action):
         return linage_act(self.board, self.runs, self.safe, self.on_h, self.on_v, self.kind, self.mask, self.memo,
-                          self.s, action, *self.game.geo_args, self.game.options["komi"])
+                          self.s, action, *self.game.act_args)
 
     def scores(self):
         return (self.points[0], self.points[1] + self.game.options["komi"])
@@ -99,11 +102,9 @@ class LinageState(GameState):
                               self.game.options["komi"], uniform, seed, trace)
 
     def observation(self, player: int) -> np.ndarray:
-        side = player ^ self.flip
         out = np.empty(self.game.obs_shape, dtype=np.int8)
-        linage_planes(self.board, self.kind, self.on_h, self.on_v, self.mask, side,
-                      side == self.to_move and not self.terminal, self.game.komi_planes[side],
-                      self.passes > 0, out)
+        observe(self.board, self.kind, self.on_h, self.on_v, self.mask, self.s, player ^ self.flip,
+                self.game.komi_planes, out)
         return out
 
     def _display_board(self):
