@@ -291,7 +291,7 @@ class _LinBatch(_Batch):
         from .games.lin import lin_batch_step
         g = self.game
         lin_batch_step(actions, self.board, self.alive, self.mask, self.scalars, self.move_number, *g.act_args,
-                       g.komi_planes, g.max_moves, env.outputs)
+                       g.komi_planes, g.max_moves, *env.outputs)
 
 
 class _LinageBatch(_Batch):

@@ -18,8 +18,9 @@ def asli_batch_step(actions, board, mask, owner, danger, scalars, seen, memo, mo
                     keys, side_key, on_board, neighbours, degree, outputs):
     """One action in every game of the batch, in parallel; finished games record their last
     observation, then start again (Asli has no score: ``final_scores`` stays 0). Every table in
-    ``seen`` must keep a free slot (the caller grows them). ``outputs``, ``final_view`` and an
-    action of -1 as in ``lin_batch_step``."""
+    ``seen`` must keep a free slot (the caller grows them). ``final_view`` and an action of -1
+    as in ``lin_batch_step``; ``outputs`` the env's ``(obs, rewards, terminated, truncated, final_obs,
+    final_scores, final_view)``."""
     obs, rewards, terminated, truncated, final_obs, final_scores, final_view = outputs
     for e in prange(actions.shape[0]):
         if skip_game(e, actions, rewards, terminated, truncated):

@@ -27,8 +27,8 @@ def lifeline_batch_step(actions, board, mask, alive_cell, links, memo, scalars, 
                         max_moves, on_board, neighbours, degree, start, outputs):
     """One action in every game of the batch, in parallel; finished games record their last
     observation, then start again from ``start`` (:func:`start_template`). Lifeline has no score:
-    ``final_scores`` stays 0. ``outputs``, ``final_view`` and an action of -1 as in
-    ``lin_batch_step``."""
+    ``final_scores`` stays 0. ``final_view`` and an action of -1 as in ``lin_batch_step``;
+    ``outputs`` the env's ``(obs, rewards, terminated, truncated, final_obs, final_scores, final_view)``."""
     obs, rewards, terminated, truncated, final_obs, final_scores, final_view = outputs
     for e in prange(actions.shape[0]):
         if skip_game(e, actions, rewards, terminated, truncated):

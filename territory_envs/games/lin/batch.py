@@ -14,14 +14,15 @@ from .turn import lin_act, lin_new_game, lin_planes, observe
 # --- batched play (territory_envs.vector) -------------------------------------------------------
 @njit(cache=True, parallel=True)
 def lin_batch_step(actions, board, alive, mask, scalars, move_number, height, width, line_length, neighbours,
-                   degree, komi, komi_planes, max_moves, outputs):
+                   degree, komi, komi_planes, max_moves, obs, rewards, terminated, truncated, final_obs, final_scores,
+                   final_view):
     """One action in every game of the batch, in parallel. A game that ends records its last
     observation and scores in ``final_obs``/``final_scores`` and starts again; ``obs`` then holds
     the new game's first observation. The last observation is of player ``final_view[e]``, or of
     the side that would move where that is -1. A game whose action is -1 sits the step out: it
-    reports no reward and no end, and nothing of it changes. ``outputs`` is the env's
-    ``(obs, rewards, terminated, truncated, final_obs, final_scores, final_view)``."""
-    obs, rewards, terminated, truncated, final_obs, final_scores, final_view = outputs
+    reports no reward and no end, and nothing of it changes. The arrays from ``obs`` on are the
+    env's ``outputs``, in that order; the other games' steps take them as one tuple, but Lin's step
+    is cheap enough that reading them from a tuple costs it 3%."""
     for e in prange(actions.shape[0]):
         if skip_game(e, actions, rewards, terminated, truncated):
             continue

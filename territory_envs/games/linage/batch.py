@@ -16,9 +16,10 @@ from .turn import HORIZONTAL_POINTS, VERTICAL_POINTS, linage_act, linage_analyse
 @njit(cache=True, parallel=True)
 def linage_batch_step(actions, board, mask, facts, scalars, move_number, geo, komi, komi_planes, max_moves, outputs):
     """One action in every game of the batch, in parallel; finished games record their last
-    observation and scores, then start again (see ``lin_batch_step``, and ``outputs`` there).
-    ``facts`` holds the arrays of :data:`FIELDS` in their order, kept from step to step (a stone
-    changes the lines of its row and column only); ``geo`` is ``LinageGame.geo_args``."""
+    observation and scores, then start again (see ``lin_batch_step``); ``outputs`` is the env's
+    ``(obs, rewards, terminated, truncated, final_obs, final_scores, final_view)``. ``facts`` holds
+    the arrays of :data:`FIELDS` in their order, kept from step to step (a stone changes the lines
+    of its row and column only); ``geo`` is ``LinageGame.geo_args``."""
     obs, rewards, terminated, truncated, final_obs, final_scores, final_view = outputs
     runs, safe, on_h, on_v, kind, memo = facts
     height, width, line_length, neighbours, degree = geo
