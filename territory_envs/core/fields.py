@@ -38,7 +38,7 @@ HEAD = 4  # the first slot a game lays out itself
 HEAD_BITS = 5  # the bits of head_code; a game's act may return facts of its own above them
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def head_code(s):
     """The head of row ``s`` in one int: bit 0 the side to move, bit 1 the flip, bit 2 the game
     over, bits 3-4 the winning side + 1 (0 for none)."""

@@ -27,19 +27,21 @@ def lin_batch_step(actions, board, alive, mask, scalars, move_number, height, wi
         if skip_game(e, actions, rewards, terminated, truncated):
             continue
         s = scalars[e]
-        lin_act(board[e], alive[e], mask[e], s, actions[e], height, width, line_length, neighbours, degree, komi)
-        over = s[TERMINAL] == 1
+        head = lin_act(board[e], alive[e], mask[e], s, actions[e], height, width, line_length, neighbours, degree,
+                       komi)
+        side, flip, over = head & 1, (head >> 1) & 1, (head >> 2) & 1 == 1  # (head_code: no reads of the row)
         black, white = 0, komi
         if over or move_number[e] + 1 >= max_moves:
             black, white = lin_scores(alive[e], komi)
-        if after_action(e, over, s[WINNER], s[FLIP], move_number, max_moves, mask, rewards, terminated, truncated):
+        if after_action(e, over, ((head >> 3) & 3) - 1, flip, move_number, max_moves, mask, rewards, terminated,
+                        truncated):
             final_scores[e, 0] = black
             final_scores[e, 1] = white
-            viewer = final_viewer(final_view[e], s[TO_MOVE], s[FLIP])
-            observe(board[e], alive[e], mask[e], s, viewer, komi_planes, final_obs[e])
+            observe(board[e], alive[e], mask[e], s, final_viewer(final_view[e], side, flip), komi_planes, final_obs[e])
             move_number[e] = 0
             lin_new_game(board[e], alive[e], mask[e], s, height, width, line_length, neighbours, degree)
-        side = s[TO_MOVE]  # to move in a game that goes on: the legal plane is on (a constant the compiler folds)
+            side = 0
+        # the side to move in a game that goes on: the legal plane is on (a constant the compiler folds)
         lin_planes(board[e], alive[e], mask[e], side, True, komi_planes[side], obs[e])
 
 

@@ -72,7 +72,7 @@ NUM_SCALARS = HEAD + 1
 FIELDS = Fields(NUM_SCALARS, arrays=(Array("alive", np.bool_, lambda g: (2, g.num_cells)),))  # living domains
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')  # (inlined: the batch step reads the returned head, the rest folds away)
 def lin_act(board, alive, mask, s, action, height, width, line_length, neighbours, degree, komi):
     """Play one legal placement for the side to move in row ``s``: the stone, the removals, the
     living domains and the mask, the turn passed, the end and its winner. Returns the row's
