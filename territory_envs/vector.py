@@ -284,7 +284,7 @@ class _LinBatch(_Batch):
     def reset(self, obs):
         from .games.lin import lin_batch_reset
         g = self.game
-        lin_batch_reset(self.board, self.alive, self.mask, self.scalars, self.move_number, *g.act_args[:5],
+        lin_batch_reset(self.board, self.alive, self.mask, self.scalars, self.move_number, *g.geo_args,
                         g.komi_planes, obs)
 
     def step(self, actions, env):

@@ -45,6 +45,14 @@ def head_code(s):
     return s[TO_MOVE] + 2 * s[FLIP] + 4 * (s[TERMINAL] != 0) + 8 * (s[WINNER] + 1)
 
 
+@njit(cache=True)
+def clear_row(s):
+    """The row of a new game before the game sets its own slots: no winner, every other slot 0
+    (Black, or Vertical, to move by ``player_0``)."""
+    s[:] = 0
+    s[WINNER] = -1
+
+
 Bound = Union[int, Callable]  # a bound, or a function of the game giving it
 
 
@@ -109,10 +117,10 @@ class Fields:
                              f"{self.size - 1}")
 
     def new_row(self, flip: int = 0) -> np.ndarray:
-        """The row of a state before the game sets its own slots: ``flip``, no winner, the rest 0."""
-        s = np.zeros(self.size, dtype=np.int32)
+        """The row of a state before the game sets its own slots (:func:`clear_row`), with ``flip``."""
+        s = np.empty(self.size, dtype=np.int32)
+        clear_row(s)
         s[FLIP] = flip
-        s[WINNER] = -1
         return s
 
     def row_dict(self, s) -> dict:

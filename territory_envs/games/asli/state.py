@@ -10,7 +10,8 @@ from ...core.kernels import hash_contains, hash_insert, hash_rehash, liveness
 from ...core.options import check_int, check_number
 from .rules import BLACK_OWNS, WHITE_OWNS
 from .turn import (FIELDS, FIRST_BLACK, FIRST_WHITE, LAST_MINIMAL, OUT_PRISON, PENDING, PENDING_MINIMAL, PLANES,
-                   PRISON_BLACK, PRISON_WHITE, SEEN_COUNT, act, compute_mask, observe, zobrist_hash, zobrist_keys)
+                   PRISON_BLACK, PRISON_WHITE, SEEN_COUNT, act, compute_mask, observe, start_slots, zobrist_hash,
+                   zobrist_keys)
 from .batch import asli_rollout
 
 
@@ -46,14 +47,13 @@ class AsliState(GameState):
     of every turn-boundary position (Zobrist hashes of board and side to move), grown before it
     fills."""
 
-    __slots__ = ("seen", "owner", "danger", "memo", "info_version", "room_until")
+    __slots__ = tuple(a.name for a in FIELDS.arrays) + ("seen", "info_version", "room_until")
     fields = FIELDS
 
     def _init_extra(self):
         self.info_version = 0
         self.room_until = 0
-        self.s[PENDING] = -1
-        self.s[PRISON_BLACK] = self.game.options["komi"]
+        start_slots(self.s, self.game.options["komi"])
         self.seen = np.zeros(64, dtype=np.uint64)
         self._remember(self._hash())
 

@@ -7,7 +7,7 @@ import numpy as np
 from numba import njit
 
 from ...core.fields import (FLIP, HEAD, HEAD_BITS, TERMINAL, TO_MOVE, WINNER, Array, Fields, RowField,  # noqa: F401
-                            head_code)
+                            clear_row, head_code)
 from ...core.game import Plane
 from ...core.kernels import EMPTY, hash_contains, hash_insert, percent
 from .rules import MAX_PRISON, first_stone_mask, second_stone_mask
@@ -203,13 +203,18 @@ def act(board, mask, owner, danger, s, seen, memo, action, keys, side_key, on_bo
 
 
 @njit(cache=True)
+def start_slots(s, komi):
+    """Asli's own slots of a new game's row: no pending stone, ``komi`` black stones in the prison."""
+    s[PENDING] = -1
+    s[PRISON_BLACK] = komi
+
+
+@njit(cache=True)
 def new_game(board, mask, owner, danger, s, seen, memo, komi, keys, side_key, on_board, neighbours, degree):
     """Reset one game: empty board, Black to move by player_0, ``komi`` black stones in the prison."""
     board[:] = EMPTY
-    s[:] = 0
-    s[PENDING] = -1
-    s[WINNER] = -1
-    s[PRISON_BLACK] = komi
+    clear_row(s)
+    start_slots(s, komi)
     seen[:] = 0
     hash_insert(seen, zobrist_hash(board, 0, keys, side_key))
     s[SEEN_COUNT] = 1

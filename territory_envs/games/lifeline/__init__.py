@@ -52,7 +52,7 @@ from .structure import (BLACK_GROUPS, COUNT, EXTERIOR, GROUP, LIFE, MEMO_BLOCKS,
                         round_the_stone, set_placeable, split_region, usual_turn, wall_of, walls_apart)
 from .rules import PIES, analyse, describe, play_stone, settle  # noqa: F401
 from .row import (ALL_ALIVE, FIELDS, FIRST_BLACK, FIRST_WHITE, FLIP, KOMI_LEFT, NUM_SCALARS, PENDING,  # noqa: F401
-                  REMOVAL_ON, SWAP_USED, TERMINAL, TO_MOVE, WINNER, swap_available)
+                  REMOVAL_ON, SWAP_USED, TERMINAL, TO_MOVE, WINNER, start_slots, swap_available)
 from .mask import (exact_single_mask, finish_mask, first_stone_mask, second_stone_mask,  # noqa: F401
                    turn_changes_board)
 from .turn import CELL_WORDS, PLANES, act, komi_plane, lifeline_planes, new_game, observe, refresh  # noqa: F401

@@ -26,6 +26,15 @@ FIELDS = Fields(
 
 
 @njit(cache=True)
+def start_slots(s, pie, komi):
+    """Lifeline's own slots of a new game's row: no pending stone, removal on under the strong
+    pie, the komi points under the komi pie."""
+    s[PENDING] = -1
+    s[REMOVAL_ON] = pie == 0
+    s[KOMI_LEFT] = komi if pie == 2 else 0
+
+
+@njit(cache=True)
 def swap_available(s, pie):
     """May the player to move swap now (the strong and weak pies, White's first turn, no swap yet)?"""
     return pie != 2 and s[TO_MOVE] == 1 and s[SWAP_USED] == 0 and s[FIRST_WHITE] == 0 and s[PENDING] < 0

@@ -9,7 +9,8 @@ from ...core.game import Game, GameState, check_first_turns
 from ...core.geometry import hexhex
 from ...core.options import check_choice, check_int, check_number
 from .rules import PIES
-from .row import ALL_ALIVE, FIELDS, FIRST_BLACK, FIRST_WHITE, KOMI_LEFT, PENDING, REMOVAL_ON, SWAP_USED, swap_available
+from .row import (ALL_ALIVE, FIELDS, FIRST_BLACK, FIRST_WHITE, KOMI_LEFT, PENDING, REMOVAL_ON, SWAP_USED, start_slots,
+                  swap_available)
 from .turn import PLANES, act, observe, refresh
 from .batch import lifeline_rollout
 
@@ -48,14 +49,11 @@ class LifelineState(GameState):
     the row ``s`` shared with the compiled turn logic (:data:`FIELDS` declares them); the
     properties below read it."""
 
-    __slots__ = ("alive_cell", "links", "memo")
+    __slots__ = tuple(a.name for a in FIELDS.arrays)
     fields = FIELDS
 
     def _init_extra(self):
-        g = self.game
-        self.s[PENDING] = -1
-        self.s[REMOVAL_ON] = g.pie_index == 0
-        self.s[KOMI_LEFT] = g.options["komi"] if g.pie_index == 2 else 0
+        start_slots(self.s, self.game.pie_index, self.game.options["komi"])
 
     # --- the scalars by name ------------------------------------------------------------------
     @property

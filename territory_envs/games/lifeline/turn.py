@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...core.fields import head_code
+from ...core.fields import clear_row, head_code
 from ...core.game import Plane
 from ...core.kernels import EMPTY, store_eight
 from .mask import finish_mask
 from .row import (ALL_ALIVE, FIRST_BLACK, FLIP, KOMI_LEFT, PENDING, REMOVAL_ON, SWAP_USED, TERMINAL, TO_MOVE, WINNER,
-                  swap_available)
+                  start_slots, swap_available)
 from .rules import analyse, play_stone
 from .structure import usual_turn
 
@@ -67,11 +67,8 @@ def new_game(board, mask, alive_cell, links, memo, s, pie, komi, on_board, neigh
     """Reset one game: empty board, Black to move by player_0, the pie's starting scalars, the
     first mask."""
     board[:] = EMPTY
-    s[:] = 0
-    s[PENDING] = -1
-    s[WINNER] = -1
-    s[REMOVAL_ON] = pie == 0
-    s[KOMI_LEFT] = komi if pie == 2 else 0
+    clear_row(s)
+    start_slots(s, pie, komi)
     refresh(board, mask, alive_cell, links, memo, s, pie, on_board, neighbours, degree)
 
 

@@ -35,9 +35,10 @@ class LinGame(Game):
                                     dtype=np.int8)  # per observing side (an array: cheap to hand to a kernel)
         self.komi_planes.flags.writeable = False
         geometry = square(o["board_size"])
-        # the arguments of lin_act after the action (and, less komi, of refresh_lin after the board)
-        self.act_args = (geometry.height, geometry.width, o["line_length"], geometry.neighbours, geometry.degree,
-                         o["komi"])
+        # the geometry arguments of the kernels (refresh_lin's after the board), in their order; then
+        # komi, lin_act's last
+        self.geo_args = (geometry.height, geometry.width, o["line_length"], geometry.neighbours, geometry.degree)
+        self.act_args = (*self.geo_args, o["komi"])
         return geometry
 
     def default_max_moves(self) -> int:
@@ -49,7 +50,7 @@ class LinState(GameState):
     """Lin's state: the living domains of each colour in ``alive``, declared with the row in
     :data:`FIELDS`."""
 
-    __slots__ = ("alive",)
+    __slots__ = tuple(a.name for a in FIELDS.arrays)
     fields = FIELDS
 
     @property
@@ -71,7 +72,7 @@ class LinState(GameState):
                                  f"{self.game.sides[colour]}'s living domains")
 
     def _refresh(self):
-        self.s[CONTESTED] = refresh_lin(self.board, *self.game.act_args[:5], self.alive, self.mask, self.to_move)
+        self.s[CONTESTED] = refresh_lin(self.board, *self.game.geo_args, self.alive, self.mask, self.to_move)
 
     def _apply(self, action):
         return lin_act(self.board, self.alive, self.mask, self.s, action, *self.game.act_args)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...core.fields import HEAD, TERMINAL, TO_MOVE, WINNER, Array, Fields, head_code
+from ...core.fields import HEAD, TERMINAL, TO_MOVE, WINNER, Array, Fields, clear_row, head_code
 from ...core.game import Plane
 from ...core.kernels import EMPTY, winner_by_score
 from .rules import lin_scores, place_lin, refresh_lin
@@ -92,8 +92,7 @@ def lin_act(board, alive, mask, s, action, height, width, line_length, neighbour
 def lin_new_game(board, alive, mask, s, height, width, line_length, neighbours, degree):
     """Reset one game: empty board, Black to move by player_0, the first mask."""
     board[:] = EMPTY
-    s[:] = 0
-    s[WINNER] = -1
+    clear_row(s)
     s[CONTESTED] = refresh_lin(board, height, width, line_length, neighbours, degree, alive, mask, 0)
 
 

@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit, prange
 
 from ...core.batch import after_action, final_viewer, record_action, skip_game
-from ...core.fields import FLIP, TERMINAL, TO_MOVE, WINNER
+from ...core.fields import FLIP, TERMINAL, TO_MOVE, WINNER, clear_row
 from ...core.kernels import EMPTY, random_set_index, winner_player
 from .layout import RUNS_DTYPE
 from .lines import line_facts
@@ -44,8 +44,7 @@ def linage_batch_step(actions, board, mask, facts, scalars, move_number, geo, ko
 def _linage_new_game(board, runs, safe, on_h, on_v, kind, mask, memo, s, geo):
     """Reset one game: empty board, Vertical to move by player_0, the first analysis."""
     board[:] = EMPTY
-    s[:] = 0
-    s[WINNER] = -1
+    clear_row(s)
     height, width, line_length, neighbours, degree = geo
     linage_analyse(board, runs, safe, on_h, on_v, kind, mask, memo, s, height, width, line_length, neighbours, degree)
 
