@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import re
 
+from territory_envs import registry
 from territory_envs.core.options import excerpt
 
 _INTEGER = re.compile(r"[+-]?[0-9]{1,4000}")  # int() takes up to 4300 digits
@@ -49,3 +50,23 @@ def nonempty(text: str) -> str:
 
 def metavar(allowed) -> str:
     return "{" + ",".join(allowed) + "}"
+
+
+def options_by_game() -> dict:
+    """Option name -> {game: default}, over every game of the registry."""
+    options: dict = {}
+    for game, entry in registry().items():
+        for name, default in entry["options"].items():
+            options.setdefault(name, {})[game] = default
+    return options
+
+
+def defaults_text(option: str) -> str:
+    """The default of ``option`` in every game that takes it: ``"lin: 9; lifeline: 5"``, games with
+    the same default named together."""
+    by_value: dict = {}
+    for game, default in options_by_game()[option].items():
+        by_value.setdefault(str(default), []).append(game)
+    if len(by_value) == 1 and len(next(iter(by_value.values()))) == len(registry()):
+        return next(iter(by_value))
+    return "; ".join(f"{', '.join(games)}: {value}" for value, games in by_value.items())

@@ -3,8 +3,10 @@
     python -m agents.arena --games lin,linage,lifeline,asli --agents random,greedy,mcts:64,mcts:256
 
 Every unordered pair of agents plays ``--games-per-pair`` games of every game, half with each agent
-on the first side. Each game's seed comes from ``(--seed, game, pair, index)`` alone, so the tables
-do not depend on ``--workers`` or on the order in which the processes finish.
+on the first side, over ``--workers`` processes that each run torch and numba on ``--threads``
+threads (1 by default: processes that each took every core would fight over them, see
+:mod:`agents.threads`). Each game's seed comes from ``(--seed, game, pair, index)`` alone, so the
+tables do not depend on ``--workers`` or on the order in which the processes finish.
 
 Written into ``--out``: ``results.json`` (everything), ``games.csv`` (one row per game),
 ``ratings.csv``, ``records/`` (every game's record, replayable with
@@ -36,8 +38,9 @@ from territory_envs.core.options import excerpt
 
 from ._cli import integer, nonempty
 from .match import play_game
-from .registry import make_agent
+from .registry import EXPECTED, make_agent
 from .stats import bradley_terry, score_rate
+from .threads import set_threads
 
 OVERALL = "overall"
 EVEN_WHY = " (half with each agent on the first side)"
@@ -203,8 +206,9 @@ def play_task(task: GameTask) -> dict:
             "record": result.record}
 
 
-def _play_all(tasks: list, workers: int, progress: bool) -> list[dict]:
-    """Outcomes in the order of ``tasks``, whatever order the workers finish in."""
+def _play_all(tasks: list, workers: int, progress: bool, threads: int = 1) -> list[dict]:
+    """Outcomes in the order of ``tasks``, whatever order the workers finish in; each worker
+    process runs torch and numba on ``threads`` threads (in-process play keeps the caller's)."""
     bar = _progress_bar(len(tasks), progress)
     outcomes = [None] * len(tasks)
     try:
@@ -213,7 +217,8 @@ def _play_all(tasks: list, workers: int, progress: bool) -> list[dict]:
                 outcomes[k] = play_task(task)
                 bar.update()
         else:
-            with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+            with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"), initializer=set_threads,
+                                     initargs=(threads,)) as pool:
                 futures = {pool.submit(play_task, task): k for k, (_, task) in enumerate(tasks)}
                 try:
                     for future in as_completed(futures):
@@ -249,13 +254,16 @@ def _progress_bar(total: int, enabled: bool):
 
 def run_arena(games, agents, games_per_pair: int = 20, seed: int = 0, workers: int | None = None,
               options: dict | None = None, out=None, plot: bool = True, progress: bool = False,
-              prior_draws: float = 1.0) -> dict:
+              prior_draws: float = 1.0, threads: int = 1) -> dict:
     """Play the round robin and return the results (the content of ``results.json``, plus
     ``"records"``: every game's record text, aligned with ``"games"``).
 
     ``games`` and ``agents`` are lists (or comma-separated strings); an agent is a
     :func:`~agents.registry.make_agent` spec or a picklable :class:`~agents.base.Agent` (named by
     its ``name``). ``options`` maps a game to its options. With ``out`` the files are written there.
+    With ``workers`` above 1 the games are played in that many processes, each running torch and
+    numba on ``threads`` threads; with one worker they are played in this process, on the threads
+    its caller set.
     Bad input (including a ``seed`` that is not an integer, ``workers`` below 1, or an ``out`` that
     cannot be made a folder) raises :class:`ArenaConfigError` before anything is played or written
     (``out`` is made, empty, before the games)."""
@@ -263,11 +271,13 @@ def run_arena(games, agents, games_per_pair: int = 20, seed: int = 0, workers: i
     agent_specs = _check_agents(agents)
     games_per_pair = _check_count(games_per_pair)
     seed, workers = _check_run(seed, workers, out)
+    if not _is_int(threads) or threads < 1:
+        raise ArenaConfigError(f"threads={excerpt(threads)}: must be an integer >= 1")
     if out is not None:
         _make_out(out)
 
     tasks = build_tasks(game_options, agent_specs, games_per_pair, seed)
-    outcomes = _play_all(tasks, min(workers, len(tasks)), progress)
+    outcomes = _play_all(tasks, min(workers, len(tasks)), progress, int(threads))
     results = summarise(game_options, list(agent_specs), games_per_pair, seed, tasks, outcomes,
                         prior_draws)
     if out is not None:
@@ -431,11 +441,17 @@ def format_tables(results: dict) -> str:
         side = results["first_side"][game]
         adv = side["advantage_elo"]
         lines.append(f"first side: score {side['rate']:.3f} [{side['low']:.3f}, {side['high']:.3f}] "
-                     f"over {side['games']} games; advantage {adv['value']:+.0f} Elo "
-                     f"[{adv['low']:+.0f}, {adv['high']:+.0f}]")
+                     f"over {side['games']} games; advantage {_elo(adv['value'])} Elo "
+                     f"[{_elo(adv['low'])}, {_elo(adv['high'])}]")
     lines += ["", "== all games pooled (one first-side term per game) =="]
     lines += _ratings_lines(results["ratings"][OVERALL])
     return "\n".join(lines).lstrip("\n")
+
+
+def _elo(value: float) -> str:
+    """An Elo figure rounded to a whole number with its sign, ``+0`` for anything that rounds to 0
+    (a format of ``-0.3`` would print ``-0``)."""
+    return f"{round(value):+d}"
 
 
 def _wdl_text(counts: dict) -> str:
@@ -446,7 +462,7 @@ def _ratings_lines(table: dict) -> list[str]:
     lines = [f"{'agent':<20} {'Elo':>7} {'95% interval':>18}  {'score':>6}  games"]
     ordered = sorted(table["agents"].items(), key=lambda item: -item[1]["value"])
     for name, est in ordered:
-        lines.append(f"{name:<20} {est['value']:>+7.0f} [{est['low']:>+6.0f}, {est['high']:>+6.0f}]  "
+        lines.append(f"{name:<20} {_elo(est['value']):>7} [{_elo(est['low']):>6}, {_elo(est['high']):>6}]  "
                      f"{est['score']['rate']:>6.3f}  {est['score']['games']}")
     return lines
 
@@ -456,17 +472,18 @@ def _ratings_lines(table: dict) -> list[str]:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="territory-arena", description="Round robin between agents, with win rates and Elo ratings.")
-    parser.add_argument("--games", default=",".join(game_names()),
+    parser.add_argument("--games", default=",".join(game_names()), metavar="GAMES",
                         help="comma-separated games (default: all)")
-    parser.add_argument("--agents", default="random,greedy",
-                        help="comma-separated agent specs: random, greedy, mcts:<playouts>[:c=<C>], "
-                             "mcts:t=<seconds> (default: random,greedy)")
-    parser.add_argument("--games-per-pair", type=integer(low=2, even=True, meaning=EVEN_WHY), default=20,
+    parser.add_argument("--agents", default="random,greedy", metavar="SPECS",
+                        help=f"comma-separated agent specs: {EXPECTED} (default: random,greedy)")
+    parser.add_argument("--games-per-pair", type=integer(low=2, even=True, meaning=EVEN_WHY), default=20, metavar="GAMES",
                         help="games per pair of agents per game, even (default 20)")
     parser.add_argument("--seed", type=integer(), default=0, help="arena seed (default 0)")
-    parser.add_argument("--workers", type=integer(low=1), default=os.cpu_count() or 1,
+    parser.add_argument("--workers", type=integer(low=1), default=os.cpu_count() or 1, metavar="PROCESSES",
                         help="processes; 1 plays in this process (default: the number of CPUs)")
-    parser.add_argument("--out", type=nonempty, default="arena_results",
+    parser.add_argument("--threads", type=integer(low=1), default=1, metavar="THREADS",
+                        help="torch's and numba's threads in each process (default: 1)")
+    parser.add_argument("--out", type=nonempty, default="arena_results", metavar="FOLDER",
                         help="output folder (default arena_results)")
     parser.add_argument("--option", action="append", default=[], metavar="GAME.KEY=VALUE",
                         help="a game option, e.g. lin.board_size=7 (repeatable)")
@@ -489,9 +506,11 @@ def main(argv=None) -> int:
             game, key, value = parse_option(text)
             options.setdefault(game, {})[key] = value
         started = time.perf_counter()
+        if args.workers == 1:  # the games are played in this process: it is the caller that sets them
+            set_threads(args.threads)
         results = run_arena(args.games, args.agents, games_per_pair=args.games_per_pair,
                             seed=args.seed, workers=args.workers, options=options, out=args.out,
-                            plot=not args.no_plot, progress=not args.quiet)
+                            plot=not args.no_plot, progress=not args.quiet, threads=args.threads)
     except ArenaConfigError as err:
         parser.print_usage(sys.stderr)
         print(f"{parser.prog}: error: {err}", file=sys.stderr)

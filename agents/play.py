@@ -25,8 +25,8 @@ from territory_envs import game_names, make_game, registry, write_record
 from territory_envs.core.game import GameState, IllegalActionError
 from territory_envs.core.options import excerpt
 
-from ._cli import choice, integer, metavar, nonempty
-from .registry import make_agent
+from ._cli import choice, defaults_text, integer, metavar, nonempty, options_by_game
+from .registry import EXPECTED, make_agent
 
 SIDES = ("first", "second")
 HELP_COMMANDS = (
@@ -56,15 +56,6 @@ def _option_value(text: str):
     return text
 
 
-def _options_by_game() -> dict:
-    """Option name -> {game: default}, over every game of the registry."""
-    options: dict = {}
-    for game, entry in registry().items():
-        for name, default in entry["options"].items():
-            options.setdefault(name, {})[game] = default
-    return options
-
-
 def _flag(option: str) -> str:
     return "--" + option.replace("_", "-")
 
@@ -76,12 +67,11 @@ def build_parser() -> argparse.ArgumentParser:
                + ", ".join(name for name, _ in HELP_COMMANDS) + ".")
     parser.add_argument("game", type=choice(game_names()), help=f"the game to play: {', '.join(game_names())}")
     options = parser.add_argument_group("game options (each game takes only its own)")
-    for option, defaults in _options_by_game().items():
-        known_by = ", ".join(f"{game} {default}" for game, default in defaults.items())
+    for option in options_by_game():
         options.add_argument(_flag(option), dest=option, type=_option_value, default=None,
-                             metavar=option.upper(), help=f"default: {known_by}")
+                             metavar=option.upper(), help=f"default: {defaults_text(option)}")
     parser.add_argument("--vs", default="mcts:400", metavar="SPEC",
-                        help="the opponent: random, greedy, mcts:<playouts>, ... (default: mcts:400)")
+                        help=f"the opponent: {EXPECTED} (default: mcts:400)")
     parser.add_argument("--side", type=choice(SIDES), metavar=metavar(SIDES), default="first",
                         help="the side you start with (default: first, e.g. black)")
     parser.add_argument("--hint", metavar="SPEC", default=None,
@@ -96,7 +86,7 @@ def _game_from_args(parser: argparse.ArgumentParser, args):
     """The game with the options given on the command line; a usage error for a flag the game does
     not take or a value it refuses."""
     known = registry()[args.game]["options"]
-    given = {name: getattr(args, name) for name in _options_by_game() if getattr(args, name) is not None}
+    given = {name: getattr(args, name) for name in options_by_game() if getattr(args, name) is not None}
     foreign = [name for name in given if name not in known]
     if foreign:
         parser.error(f"{args.game} has no option {_flag(foreign[0])}; its options are "
@@ -156,8 +146,9 @@ class PlaySession:
     def _agent_turn(self) -> None:
         side = self._side_name(1 - self.person)
         action = int(self.opponent.act(self.state.clone()))
-        self._play(action)
+        swapped = self._play(action)
         self.say(f"{self.opponent.name} ({side}) plays {self.game.action_to_notation(action)}")
+        self._say_swap(swapped)
         self._show_board()
 
     def _person_turn(self) -> bool:
@@ -187,26 +178,37 @@ class PlaySession:
                 return True
 
     def _try_move(self, text: str) -> bool:
+        other_games = _special_actions_elsewhere(self.game)
+        if text in other_games:
+            own = self.game.special_actions
+            self.say(f"{self.game.name.capitalize()} has no {text} (that is {other_games[text]}'s); "
+                     + (f"its special actions: {', '.join(own)}" if own else "every move places a stone"))
+            return False
         try:
             action = self.game.notation_to_action(text)
         except ValueError as err:
             self.say(f"{err}; type help for the commands")
             return False
         try:
-            self._play(action)
+            swapped = self._play(action)
         except IllegalActionError:
             self.say(f"illegal: {_why_illegal(self.state, action)}")
             return False
+        self._say_swap(swapped)
         self._show_board()
         return True
 
-    def _play(self, action: int) -> None:
-        """Apply ``action`` for the player to act; say so when the person's side changes (pie swap)."""
+    def _play(self, action: int) -> bool:
+        """Apply ``action`` for the player to act; whether the person's side changed (a pie swap)."""
         side_before = self.state.side_of(self.person)
         mover = self.state.current_player
         self.state.apply(action)
         self.movers.append(mover)
-        if self.state.side_of(self.person) != side_before:
+        return self.state.side_of(self.person) != side_before
+
+    def _say_swap(self, swapped: bool) -> None:
+        """After the move that swapped the sides has been told: who plays what now."""
+        if swapped:
             self.say(f"sides swapped: you now play {self._side_name(self.person)}, "
                      f"{self.opponent.name} plays {self._side_name(1 - self.person)}")
 
@@ -281,6 +283,16 @@ class PlaySession:
     def _example_move(self) -> str:
         cells = [a for a in self.game.new_state().legal_actions() if a < self.game.num_cells]
         return self.game.action_to_notation(cells[len(cells) // 2]) if cells else "c3"
+
+
+def _special_actions_elsewhere(game) -> dict:
+    """The special actions of the other games that ``game`` lacks, each with the games that have it."""
+    found: dict = {}
+    for name, entry in registry().items():
+        for action in entry["special_actions"]:
+            if action not in game.special_actions:
+                found[action] = f"{found[action]} and {name.capitalize()}" if action in found else name.capitalize()
+    return found
 
 
 def replay(game, actions) -> tuple[GameState, list[int]]:

@@ -16,6 +16,7 @@ from .core.game import Game, GameState, IllegalActionError
 from .core.records import read_record, write_record
 from .registry import game_names, make, make_game, registry
 from .single import GYM_IDS, SingleAgentEnv, register_envs
+from . import vector  # territory_envs.vector.make_vec(...) after a plain ``import territory_envs``
 
 register_envs()  # gymnasium.make("territory_envs/Lin-v0", ...) and the other three
 

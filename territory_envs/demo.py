@@ -1,7 +1,7 @@
 """The main job, for now a short demo: two agents play a full game of Lin through the PettingZoo
 env, the board is printed, and the result and the speed are reported.
 
-    python -m territory_envs.demo [--board-size 9] [--line-length 6] [--komi 0] [--seed 0]
+    python -m territory_envs.demo [--board-size 9] [--line-length N] [--komi 0] [--seed 0]
 """
 from __future__ import annotations
 
@@ -34,18 +34,23 @@ def greedy_living_margin(env, rng):
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--board-size", type=int, default=9)
-    parser.add_argument("--line-length", type=int, default=6)
-    parser.add_argument("--komi", type=int, default=0)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--speed-games", type=int, default=200, help="random games timed for the speed figure")
+    parser.add_argument("--board-size", type=int, default=9, metavar="SIZE", help="odd, 5..25 (default: 9)")
+    parser.add_argument("--line-length", type=int, metavar="POINTS",
+                        help="the line a living domain holds (default: 6, or the board size if smaller)")
+    parser.add_argument("--komi", type=int, default=0, metavar="POINTS", help="added to White's score (default: 0)")
+    parser.add_argument("--seed", type=int, default=0, help="seeds both agents (default: 0)")
+    parser.add_argument("--speed-games", type=int, default=200, metavar="GAMES",
+                        help="random games timed for the speed figure (default: 200)")
     args = parser.parse_args(argv)
-    options = dict(board_size=args.board_size, line_length=args.line_length, komi=args.komi)
+    options = dict(board_size=args.board_size, komi=args.komi)
+    if args.line_length is not None:
+        options["line_length"] = args.line_length
 
     t0 = time.perf_counter()
     env = lin_v0.env(render_mode="ansi", **options)
     env.reset(seed=args.seed)
-    print(f"Lin {args.board_size}x{args.board_size}, line {args.line_length}, komi {args.komi}: "
+    line_length = env.unwrapped.game.options["line_length"]
+    print(f"Lin {args.board_size}x{args.board_size}, line {line_length}, komi {args.komi}: "
           f"player_0 (greedy, Black) vs player_1 (random, White); ready in {time.perf_counter() - t0:.2f} s")
     print(textwrap.fill(env.unwrapped.game.explain(), 100) + "\n")
     rng = np.random.default_rng(args.seed)

@@ -18,7 +18,8 @@ Infos              numbers only, the same keys from ``reset`` on: ``side`` (0 Bl
                    ``winner`` (the winning agent's index; -1 while playing, on a draw or a
                    truncation), ``score`` (the agent's living points, komi included, once the game is over; else 0.0), ``illegal_action_by`` (the offender's index
                    under ``illegal_action="lose"``, else -1).
-Options            ``board_size`` odd 5..25 (9), ``line_length`` 2..board_size (6), ``komi``
+Options            ``board_size`` odd 5..25 (9), ``line_length`` 2..board_size (6, or the board
+                   size on the 5x5 board, as the rules allow on tiny boards), ``komi``
                    integer (0), ``max_moves`` (20 * points), ``render_mode``,
                    ``render_overlays`` (tint derived facts in pictures), ``illegal_action``
                    ``"raise"`` or ``"lose"``.

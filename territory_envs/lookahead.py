@@ -15,12 +15,14 @@ is among the actions that function scores best:
 * Asli: as Lifeline, enemy stones in the prison counting for their captor.
 
 There is no Python loop over games or actions: the copies, the scores and the choice are numpy
-operations over all pairs (game, action) at once, in chunks of at most ``max_pairs``.
+operations over all pairs (game, action) at once, in chunks of at most ``max_pairs``. The scratch
+batch runs on the thread count of the batch it serves (:class:`~territory_envs.core.threads.FollowTuner`).
 """
 from __future__ import annotations
 
 import numpy as np
 
+from .core.threads import FollowTuner
 from .vector import VectorEnv
 
 _NO_BOUND = 10**9  # max_moves of the scratch batch: a move tried never truncates the game
@@ -29,8 +31,8 @@ _NO_BOUND = 10**9  # max_moves of the scratch batch: a move tried never truncate
 class BatchGreedy:
     """One-ply greedy choices for the games of a batch of ``game`` with ``options``."""
 
-    def __init__(self, game: str, options: dict, max_pairs: int = 8192, num_threads: int | None = None):
-        self.scratch = VectorEnv(game, max_pairs, num_threads=num_threads, **{**options, "max_moves": _NO_BOUND})
+    def __init__(self, game: str, options: dict, max_pairs: int = 8192):
+        self.scratch = VectorEnv(game, max_pairs, **{**options, "max_moves": _NO_BOUND})
         self.scratch.reset(seed=0)
         self.max_pairs = int(max_pairs)
         self._score = _SCORES[game]
@@ -39,6 +41,8 @@ class BatchGreedy:
     def choose(self, batch: VectorEnv, need: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """int64 ``(B,)``: the greedy action of every game where ``need`` is set, -1 elsewhere.
         ``batch`` is left unchanged; ``rng`` breaks ties."""
+        if getattr(self.scratch.threads, "leader", None) is not batch.threads:
+            self.scratch.threads = FollowTuner(batch.threads)
         games, actions = np.nonzero(batch._batch.mask[need] > 0)  # row-major: pairs grouped by game
         games = np.flatnonzero(need)[games]
         movers = batch._batch.agents()[games].astype(np.int64)

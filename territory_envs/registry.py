@@ -4,7 +4,7 @@ from __future__ import annotations
 import importlib
 
 from .core.game import Game
-from .core.options import excerpt
+from .core.options import BoardDefault, excerpt
 
 # name -> (rules module, Game class, env module)
 _GAMES = {
@@ -47,5 +47,6 @@ def registry() -> dict:
         cls = game_class(name)
         out[name] = {"env": _entry(name)[2], "sides": cls.sides,
                      "special_actions": cls.special_actions,
-                     "options": {**cls.option_defaults, "max_moves": "per board size"}}
+                     "options": {**{k: repr(v) if isinstance(v, BoardDefault) else v
+                                    for k, v in cls.option_defaults.items()}, "max_moves": "per board size"}}
     return out

@@ -25,7 +25,8 @@ each, an opponent inside on the other.
 * ``seat``: ``"alternate"`` (default: in slot ``e`` the agent takes the first side in the first
   episode after a seeded reset if ``e`` is even, the second if odd, then changes seat every
   episode), ``"random"`` (drawn per episode from the reset's seed), ``0`` or ``1``;
-* ``obs_dtype``: ``"int8"`` (default) or ``"float32"``; ``num_threads``: the kernels' threads.
+* ``obs_dtype``: ``"int8"`` (default) or ``"float32"``; ``num_threads``: the kernels' threads (``None``, the
+  default, tunes them by timing: :mod:`territory_envs.vector`).
 
 Every game starts each step with the agent to move. ``step`` plays the agent's actions, then the
 opponent's moves in the games where it is the opponent's turn, in compiled batch steps over those
@@ -85,7 +86,7 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
         if isinstance(opponent, str) and opponent == "greedy":
             # no more scratch games than the batch can ask for at once
             pairs = min(8192, self.num_envs * self.game.num_actions)
-            self._greedy = BatchGreedy(game, self.game.options, max_pairs=pairs, num_threads=num_threads)
+            self._greedy = BatchGreedy(game, self.game.options, max_pairs=pairs)
         elif not self._random_opponent:
             if isinstance(opponent, str) or callable(getattr(opponent, "act", None)):
                 self.opponent = make_opponent(opponent)

@@ -2,8 +2,11 @@
 
 ``make_vec("lin", num_envs=1024, board_size=9)`` gives a :class:`VectorEnv`. Every game of the batch
 has the options, rules and action indices of the AEC env. All state lives in preallocated numpy
-arrays and ``step`` is one call into a numba kernel that runs the games in parallel (``prange``)
-over ``num_threads`` threads; there is no Python loop over games or cells.
+arrays and ``step`` is one call into a numba kernel that runs the games in parallel (``prange``);
+there is no Python loop over games or cells. ``num_threads=None`` (the default) lets the batch time
+its own steps and run on the thread count that is fastest now, which falls to one thread when
+another busy process shares the cores and comes back when it leaves
+(:mod:`territory_envs.core.threads`); an integer fixes the count.
 
 ``reset(seed)`` returns ``(obs, info)``; ``step(actions)`` returns ``(obs, rewards, terminated,
 truncated, info)`` with, for every game,
@@ -48,6 +51,7 @@ from .core.compile_cache import announce_compile
 from .core.fields import FLIP, TO_MOVE
 from .core.game import GameState, IllegalActionError
 from .core.options import excerpt
+from .core.threads import ThreadTuner
 from .registry import make_game
 
 
@@ -83,6 +87,7 @@ class VectorEnv:
         self.game = make_game(game, **options)
         self.num_envs = int(num_envs)
         self.num_threads = None if num_threads is None else int(num_threads)
+        self.threads = ThreadTuner(fixed=self.num_threads)  # the kernels' thread count (module docstring)
         self._batch = _BATCHES[game](self.game, self.num_envs)
         b, g = self.num_envs, self.game
         self.observations = np.zeros((b, *g.obs_shape), dtype=np.int8)
@@ -126,10 +131,6 @@ class VectorEnv:
         return {"action_mask": self._masks_out, "agent": self._agents_out,
                 "final_observation": self.final_observations, "final_scores": self.final_scores}
 
-    def _threads(self):
-        if self.num_threads is not None:
-            numba.set_num_threads(int(self.num_threads))
-
     def reset(self, seed: int | None = None):
         """Start every game anew. The games hold no randomness; ``seed`` seeds the streams of
         :meth:`sample_actions` (``None``: fresh entropy the first time, else the streams go on).
@@ -138,8 +139,9 @@ class VectorEnv:
             raise ValueError(f"reset: seed={excerpt(seed)}: must be None or an integer >= 0")
         if seed is not None or self._streams is None:
             self._streams = np.random.SeedSequence(seed).generate_state(self.num_envs, dtype=np.uint64)
-        self._threads()
+        self.threads.begin()
         self._batch.reset(self.observations)
+        self.threads.end(timed=False)
         self.rewards[:] = 0
         self.terminated[:] = False
         self.truncated[:] = False
@@ -154,12 +156,13 @@ class VectorEnv:
     def _step_checked(self, actions, skip: bool):
         """Step after checking ``actions`` (int64 ``(B,)``) against the batch's mask; with ``skip``,
         games whose action is -1 sit the step out (no reward, no end, nothing changes)."""
-        self._threads()
         if illegal_actions(self._batch.mask, actions, self._bad, skip):
             bad = np.flatnonzero(self._bad)
             raise IllegalActionError(f"illegal actions in games {bad[:10].tolist()}"
                                      f"{' ...' if len(bad) > 10 else ''}: {actions[bad[:10]].tolist()}")
+        self.threads.begin()
         self._batch.step(actions, self)
+        self.threads.end()
         return self.observations, self.rewards, self.terminated, self.truncated, self._info()
 
     def sample_actions(self) -> np.ndarray:
@@ -168,8 +171,9 @@ class VectorEnv:
         if not self._ready:
             raise RuntimeError("sample_actions() called before reset()")
         out = np.empty(self.num_envs, dtype=np.int64)
-        self._threads()
+        self.threads.begin()
         sample_legal(self._batch.mask, self._streams, out)
+        self.threads.end(timed=False)
         return out
 
     # --- single games in and out ----------------------------------------------------------------

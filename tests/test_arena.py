@@ -330,3 +330,25 @@ def test_cli_bad_arguments_exit_2_and_write_nothing(first_legal_spec, tmp_path, 
     assert arena.main(base + args) == 2
     assert message in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_elo_figures_never_print_minus_zero():
+    assert [arena._elo(v) for v in (-0.3, 0.0, 0.4, -0.6, 12.5, -190.85)] == ["+0", "+0", "+0", "-1", "+12", "-191"]
+    table = {"agents": {"a": {"value": -0.3, "low": -40.2, "high": 39.6, "score": {"rate": 0.5, "games": 4}},
+                        "b": {"value": 0.3, "low": -0.4, "high": 40.0, "score": {"rate": 0.5, "games": 4}}}}
+    text = "\n".join(arena._ratings_lines(table))
+    assert "-0" not in text.replace("-0.", "") and "+0 [" in text
+
+
+def test_the_help_lists_every_agent_kind(capsys):
+    assert arena.main(["--help"]) == 0
+    helped = capsys.readouterr().out
+    for kind in ("random", "greedy", "mcts:<playouts>", "mcts:t=<seconds>", "az[:<checkpoint", "sims=<n>"):
+        assert kind in "".join(helped.split()), kind  # argparse wraps lines inside long words
+    assert "--threads" in helped
+
+
+@pytest.mark.parametrize("threads", [0, 1.5, "2"])
+def test_bad_thread_counts_are_refused(threads):
+    with pytest.raises(arena.ArenaConfigError, match="threads"):
+        arena.run_arena(["lin"], ["random", "greedy"], games_per_pair=2, workers=2, threads=threads)

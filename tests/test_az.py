@@ -241,3 +241,75 @@ def test_random_openings_are_shared_by_a_pair_of_games():
     assert a == b and a != c
     with pytest.raises(ValueError, match="opening"):
         play_game(game, greedy, opening=-1)
+
+
+# --- a short run says what it does and gets an evaluation -------------------------------------------
+def evaluated_iterations(out):
+    from agents.az.train import read_metrics
+    return [r["iteration"] for r in read_metrics(out / "metrics.jsonl") if "evaluation" in r]
+
+
+def test_a_short_run_is_evaluated_at_its_end(tmp_path):
+    # eval_every=12 would first evaluate at iteration 12: a run of 1 iteration still gets one, at its end
+    out = tmp_path / "run"
+    Trainer(tiny_config(iterations=1, eval_every=12), out).run(progress=False)
+    assert evaluated_iterations(out) == [1]
+    assert (out / "ckpt_00001.pt").is_file()
+
+
+def test_evaluations_come_on_a_time_schedule_too(tmp_path):
+    out = tmp_path / "run"
+    Trainer(tiny_config(iterations=3, eval_every=100, eval_minutes=1e-6), out).run(progress=False)
+    assert evaluated_iterations(out) == [1, 2, 3]
+    off = tmp_path / "off"
+    Trainer(tiny_config(iterations=2, eval_every=0, eval_minutes=1e-6), off).run(progress=False)
+    assert evaluated_iterations(off) == []  # eval_every = 0: never
+
+
+def test_the_plot_says_what_is_absent_and_why(tmp_path, monkeypatch):
+    from agents.az import train
+    said = []
+    monkeypatch.setattr(train, "_say_absent", lambda ax, text: said.append(text))
+    out = tmp_path / "run"
+    config = tiny_config(iterations=1, eval_every=0, batch_size=10_000)
+    Trainer(config, out).run(progress=False)
+    assert (out / "curves.png").is_file()
+    assert any("eval_every = 0 turns evaluation off" in text for text in said)
+    assert any("replay buffer holds batch_size = 10000 positions" in text for text in said)
+    assert "this run stopped before one" in train.no_evaluation_why(tiny_config())
+
+
+def test_the_progress_says_what_the_first_iteration_waits_for(tmp_path, capsys):
+    Trainer(tiny_config(iterations=1, eval_every=0), tmp_path / "quiet").run(progress=False)
+    assert "iteration 1: self-play (the first also starts the workers and compiles" in capsys.readouterr().err
+    Trainer(tiny_config(iterations=2, eval_every=2), tmp_path / "bar").run(progress=True)
+    err = capsys.readouterr().err  # tqdm's bar
+    assert "iteration 1: self-play (the first" in err and "iteration 2: evaluating" in err
+    assert "0game" not in err and " games" in err
+
+
+def test_every_flag_of_the_command_says_its_default_and_reads_as_words():
+    from agents.az.train import build_parser
+    parser = build_parser()
+    for action in parser._actions:
+        if action.dest == "help":
+            continue
+        assert action.help and "default" in action.help, action.option_strings
+        if action.metavar is not None:
+            assert action.metavar.isalpha() and action.metavar.isupper(), action.metavar  # a word, no OPTION_X
+        elif action.nargs != 0:
+            raise AssertionError(f"{action.option_strings} has no metavar")
+    minutes = next(a for a in parser._actions if a.dest == "minutes")
+    assert "resume" in minutes.help and "minutes" in minutes.help
+
+
+def test_a_lin_run_on_the_5x5_board_takes_the_default_line(tmp_path):
+    # the default line_length follows the board: --board-size 5 alone is a valid run
+    from agents.az.train import config_from_args
+    config = config_from_args(build_parser_args(["--game", "lin", "--board-size", "5"]))
+    assert config.make_game().options["line_length"] == 5
+
+
+def build_parser_args(argv):
+    from agents.az.train import build_parser
+    return build_parser().parse_args(argv)

@@ -381,3 +381,37 @@ def test_one_sided_bounds_are_said_plainly():
         check_number("x", -1, low=0)
     with pytest.raises(ValueError, match=r"x=5: must be at most 4$"):
         check_number("x", 5, high=4)
+
+
+# --- a default never rules out another valid option ---------------------------------------------------
+VALID_ALONE = {  # every value each option takes, set alone (the others at their defaults)
+    "lin": {"board_size": range(5, 26, 2), "line_length": range(2, 10), "komi": (-4, 0, 6)},
+    "linage": {"board_size": range(3, 26), "line_length": range(2, 6), "komi": (-2.5, 0, 7)},
+    "lifeline": {"board_size": range(3, 16), "pie": ("strong", "weak", "komi")},
+    "asli": {"board_size": range(4, 26), "komi": (0, 5)},
+}
+
+
+@pytest.mark.parametrize("name", sorted(VALID_ALONE))
+def test_a_default_never_rules_out_another_valid_option(name):
+    for option, values in VALID_ALONE[name].items():
+        for value in values:
+            game = make_game(name, **{option: value})
+            assert game.options[option] == value
+
+
+def test_lins_line_follows_the_board_only_where_six_does_not_fit():
+    assert make_game("lin", board_size=5).options["line_length"] == 5
+    assert [make_game("lin", board_size=b).options["line_length"] for b in (7, 9, 19)] == [6, 6, 6]
+    assert make_game("lin", board_size=5, line_length=3).options["line_length"] == 3
+    assert territory_envs.registry()["lin"]["options"]["line_length"] == "6, or the board size if smaller"
+
+
+def test_a_default_that_the_other_options_rule_out_is_named_as_a_default(monkeypatch):
+    from territory_envs.games.lin import LinGame
+    monkeypatch.setattr(LinGame, "option_defaults", {"board_size": 9, "line_length": 6, "komi": 0})
+    with pytest.raises(ValueError, match=r"line_length=6: .*line_length was not given: this is its default"):
+        make_game("lin", board_size=5)
+    with pytest.raises(ValueError) as given:  # given by the caller: no word of defaults
+        make_game("lin", board_size=5, line_length=6)
+    assert "default" not in str(given.value)

@@ -170,3 +170,41 @@ def test_playing_against_the_pretrained_network():
     # the person plays first; the shipped Lin network answers (default 9x9 options)
     code, out = run_play(["lin", "--vs", "az:sims=0"], ["e5", "quit"])
     assert code == 0 and "Traceback" not in out and "az:sims=0" in out
+
+
+class SwapWhenItCan(Agent):
+    """Swaps when swap is legal, else plays the first legal action."""
+
+    name = "swapper"
+
+    def act(self, state):
+        legal = state.legal_actions()
+        swap = state.game.notation_to_action("swap")
+        return swap if swap in legal else int(legal[0])
+
+
+def test_the_swap_is_told_after_the_move_that_swaps(monkeypatch):
+    monkeypatch.setattr(play, "make_agent", lambda spec, seed=None: SwapWhenItCan(seed))
+    game = make_game("lifeline", **SMALL["lifeline"])
+    first = first_cell(game)
+    second = first_cell(game, [first])
+    code, out = run_play(game_argv("lifeline"), [first, second, "quit"])
+    assert code == 0
+    assert "swapper (white) plays swap" in out
+    assert out.index("swapper (white) plays swap") < out.index("sides swapped: you now play white")
+
+
+@pytest.mark.parametrize("name, typed, answer", [
+    ("linage", "swap", "Linage has no swap (that is Lifeline's); its special actions: pass"),
+    ("lin", "pass", "Lin has no pass (that is Linage's); every move places a stone"),
+    ("asli", "spend_komi", "Asli has no spend_komi (that is Lifeline's); its special actions: remove_prisoner"),
+])
+def test_a_special_action_of_another_game_is_named_as_such(first_legal_opponent, name, typed, answer):
+    code, out = run_play(game_argv(name), [typed, "quit"])
+    assert code == 0 and answer in out and "not a move in notation" not in out
+
+
+def test_the_help_lists_the_az_specs(capsys):
+    assert play.main(["--help"]) == 0
+    helped = "".join(capsys.readouterr().out.split())  # argparse wraps lines inside long words
+    assert "az[:<checkpointorrunfolder>][:sims=<n>]" in helped and "mcts:<playouts>" in helped

@@ -16,7 +16,8 @@ from ray.cluster_utils import Cluster  # noqa: E402
 from agents.az.config import TrainConfig  # noqa: E402
 from agents.az.network import NetConfig, PolicyValueNet  # noqa: E402
 from agents.az.ray_pool import RaySelfPlay  # noqa: E402
-from agents.az.selfplay import SelfPlayConfig, SelfPlayWorker, set_threads, state_dict_cpu  # noqa: E402
+from agents.az.selfplay import SelfPlayConfig, SelfPlayWorker, state_dict_cpu  # noqa: E402
+from agents.threads import set_threads  # noqa: E402
 from agents.az.train import Trainer  # noqa: E402
 from territory_envs import make_game  # noqa: E402
 
@@ -57,6 +58,7 @@ def test_actors_on_both_nodes_play_the_games_local_play_plays(two_nodes):
     pool = RaySelfPlay(two_nodes.address, 2, "lin", OPTIONS, asdict(NET), SELFPLAY.to_dict())
     try:
         assert len(set(pool.nodes())) == 2  # one actor per node: each node has one CPU
+        assert pool.threads() == {"torch": 1, "numba": 1}  # one thread each (agents/threads.py)
         remote = pool.play(weights, chunks)
     finally:
         pool.shutdown()

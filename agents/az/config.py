@@ -42,7 +42,9 @@ class TrainConfig:
     weight_decay: float = 1e-4
     train_ratio: float = 4.0  # times each new position is drawn for learning, on average
     replay_capacity: int = 50_000
-    eval_every: int = 12  # iterations between evaluations (and kept checkpoints); 0: never
+    eval_every: int = 12  # iterations between evaluations (and kept checkpoints); 0: never evaluate
+    eval_minutes: float = 10.0  # and minutes of training between them (0: by iterations only); a run also
+    #                             evaluates at its end, so a short one gets at least one evaluation
     eval_games: int = 20  # games per opponent and per kind (network alone, with search)
     eval_opponents: str = "random,greedy"
     eval_simulations: int = 32
@@ -81,7 +83,7 @@ class TrainConfig:
                           ("batch_size", 1), ("replay_capacity", 1), ("eval_every", 0), ("eval_games", 2), ("eval_opening", 0),
                           ("eval_simulations", 0)):
             number(name, getattr(self, name), low)
-        for name in ("minutes", "learning_rate", "weight_decay", "train_ratio"):
+        for name in ("minutes", "eval_minutes", "learning_rate", "weight_decay", "train_ratio"):
             number(name, getattr(self, name), 0, integer=False)
         for name, low in (("channels", 1), ("blocks", 0), ("value_hidden", 1)):
             number(f"net.{name}", getattr(self.net, name), low)

@@ -10,7 +10,8 @@ a Ray instance on this machine only. Ray is needed only here: ``pip install -e "
 from __future__ import annotations
 
 from .network import NetConfig
-from .selfplay import SelfPlayConfig, SelfPlayWorker, set_threads
+from ..threads import current_threads, set_threads
+from .selfplay import SelfPlayConfig, SelfPlayWorker
 
 
 class _SelfPlayActor:
@@ -24,6 +25,9 @@ class _SelfPlayActor:
     def play(self, weights: dict, seeds: list):
         self.worker.set_weights(weights)
         return self.worker.play_games(seeds)
+
+    def threads(self) -> dict:
+        return current_threads()
 
     def node(self) -> str:
         import ray
@@ -52,6 +56,10 @@ class RaySelfPlay:
     def play(self, weights: dict, chunks: list) -> list:
         ref = self.ray.put(weights)  # one copy in the object store, read by every actor
         return self.ray.get([actor.play.remote(ref, chunk) for actor, chunk in zip(self.actors, chunks)])
+
+    def threads(self) -> dict:
+        """The threads torch and numba run on in the first actor (``current_threads``)."""
+        return self.ray.get(self.actors[0].threads.remote())
 
     def nodes(self) -> list:
         """The node id of every actor."""

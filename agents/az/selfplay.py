@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import torch
 
+from ..threads import current_threads, set_threads
 from .network import NetConfig, PolicyValueNet, fused_for_inference
 from .search import BatchedSearch, Node
 
@@ -159,21 +160,11 @@ def state_dict_cpu(net: torch.nn.Module) -> dict:
 
 
 # --- worker processes ------------------------------------------------------------------------------
-def set_threads(threads: int) -> None:
-    """torch's and numba's threads in this process."""
-    torch.set_num_threads(threads)
-    try:
-        import numba
-        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-    except (ImportError, ValueError):
-        pass
-
-
 _PROCESS_WORKER = None
 
 
 def _init_process(game_name: str, options: dict, net_config: dict, config: dict) -> None:
-    """Initialiser of a self-play process: one thread for torch and numba, one worker."""
+    """Initialiser of a self-play process: one thread for torch and numba (agents/threads.py), one worker."""
     global _PROCESS_WORKER
     from territory_envs import make_game
     set_threads(1)
@@ -201,6 +192,10 @@ class ProcessSelfPlay:
     def play(self, weights: dict, chunks: list) -> list:
         futures = [self.executor.submit(_play_in_process, weights, chunk) for chunk in chunks]
         return [f.result() for f in futures]
+
+    def threads(self) -> dict:
+        """The threads torch and numba run on in a worker process (``current_threads``)."""
+        return self.executor.submit(current_threads).result()
 
     def shutdown(self) -> None:
         self.executor.shutdown()

@@ -19,6 +19,7 @@ import json
 import math
 import random
 import sys
+import textwrap
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -29,10 +30,12 @@ import torch.nn.functional as F
 
 from . import checkpoint
 from .config import TrainConfig, read_toml, to_toml
-from .network import PolicyValueNet
+from .network import NetConfig, PolicyValueNet
 from .replay import ReplayBuffer
 from .ray_pool import RaySelfPlay
-from .selfplay import ProcessSelfPlay, Samples, SelfPlayWorker, set_threads, state_dict_cpu
+from .._cli import defaults_text
+from ..threads import set_threads
+from .selfplay import ProcessSelfPlay, Samples, SelfPlayConfig, SelfPlayWorker, state_dict_cpu
 
 
 class Trainer:
@@ -54,6 +57,8 @@ class Trainer:
         self.elapsed = 0.0  # seconds of training, over all resumes
         self.chain_elo = 0.0  # Elo of the latest evaluated checkpoint, the first one at 0
         self.previous = None  # path of the previous evaluated checkpoint
+        self.last_evaluation = 0.0  # self.elapsed when the latest evaluation ended
+        self.iteration_in_process = False  # whether this process has played an iteration already
         if resume:
             self._restore()
         self.out.mkdir(parents=True, exist_ok=True)
@@ -64,13 +69,17 @@ class Trainer:
         cfg = self.config
         bar = progress_bar(progress)
         board = tensorboard_writer(self.out, tensorboard)
-        while self.elapsed < cfg.minutes * 60 and not (cfg.iterations and self.iteration >= cfg.iterations):
+        while not self._finished():
             start = time.perf_counter()
+            bar.status(self._self_play_status())
             record = self.iterate()
-            if cfg.eval_every and self.iteration % cfg.eval_every == 0:
+            if self._evaluation_due(time.perf_counter() - start):
+                bar.status(f"iteration {self.iteration}: evaluating")
                 record["evaluation"] = self.evaluate()
             self.elapsed += time.perf_counter() - start
             record["elapsed"] = self.elapsed
+            if "evaluation" in record:
+                self.last_evaluation = self.elapsed
             self._log(record, board)
             self._save()
             bar.update(record)
@@ -78,11 +87,35 @@ class Trainer:
         self.close()
         if board is not None:
             board.close()
-        plot_curves(self.out / "metrics.jsonl", self.out / "curves.png")
+        plot_curves(self.out / "metrics.jsonl", self.out / "curves.png", cfg)
+
+    def _finished(self, elapsed: float | None = None) -> bool:
+        """Whether the run stops here: its minutes spent (over all resumes) or its iterations done."""
+        cfg = self.config
+        elapsed = self.elapsed if elapsed is None else elapsed
+        return elapsed >= cfg.minutes * 60 or bool(cfg.iterations and self.iteration >= cfg.iterations)
+
+    def _evaluation_due(self, iteration_seconds: float) -> bool:
+        """After an iteration of ``iteration_seconds``: every ``eval_every`` iterations, every
+        ``eval_minutes`` of training, and at the end of the run (so that a short run is evaluated
+        once); never with ``eval_every = 0``."""
+        cfg = self.config
+        if not cfg.eval_every:
+            return False
+        now = self.elapsed + iteration_seconds
+        return (self.iteration % cfg.eval_every == 0 or self._finished(now)
+                or bool(cfg.eval_minutes and now - self.last_evaluation >= cfg.eval_minutes * 60))
+
+    def _self_play_status(self) -> str:
+        if not self.iteration_in_process:  # the first iteration of a process waits for more than its games
+            return (f"iteration {self.iteration + 1}: self-play (the first also starts the workers and compiles "
+                    f"the game's kernels when numba's cache lacks them)")
+        return f"iteration {self.iteration + 1}: self-play"
 
     def iterate(self) -> dict:
         cfg = self.config
         samples, stats = self.self_play()
+        self.iteration_in_process = True
         self.buffer.add(samples)
         learn_start = time.perf_counter()
         steps = math.ceil(len(samples) * cfg.train_ratio / cfg.batch_size) if len(self.buffer) >= cfg.batch_size else 0
@@ -188,7 +221,7 @@ class Trainer:
     def _save(self) -> None:
         data = self._network_data()
         data.update({"optimizer": self.optimizer.state_dict(), "config": self.config.to_dict(),
-                     "elapsed": self.elapsed, "chain_elo": self.chain_elo,
+                     "elapsed": self.elapsed, "chain_elo": self.chain_elo, "last_evaluation": self.last_evaluation,
                      "previous": None if self.previous is None else self.previous.name,
                      "rng": {"train": json.dumps(self.rng.bit_generator.state),
                              "torch": torch.get_rng_state(), "python": json.dumps(random.getstate())}})
@@ -212,6 +245,7 @@ class Trainer:
         random.setstate((state[0], tuple(state[1]), state[2]))
         self.iteration, self.steps = int(data["iteration"]), int(data["step"])
         self.elapsed, self.chain_elo = float(data["elapsed"]), float(data["chain_elo"])
+        self.last_evaluation = float(data.get("last_evaluation", 0.0))  # absent from runs saved before it existed
         self.previous = None if data["previous"] is None else self.out / data["previous"]
 
     def _log(self, record: dict, board) -> None:
@@ -234,15 +268,27 @@ def elo(score: float, games: int) -> float:
 
 # --- reporting ---------------------------------------------------------------------------------------
 class _Bar:
+    """The progress of a run: a bar of games played that says what the run is doing (tqdm), or,
+    without it, a JSON line per iteration on stdout and the first status on stderr."""
+
     def __init__(self, enabled: bool):
         self.bar = None
         if enabled:
             try:
                 from tqdm import tqdm
-                self.bar = tqdm(unit="game", dynamic_ncols=True)
+                self.bar = tqdm(unit=" games", dynamic_ncols=True)
             except ImportError:
                 pass
         self.latest = ""
+        self.told = False
+
+    def status(self, text: str) -> None:
+        """What the run does now, until the next update."""
+        if self.bar is not None:
+            self.bar.set_description_str(text)
+        elif not self.told:
+            print(f"territory-train: {text}", file=sys.stderr, flush=True)
+            self.told = True
 
     def update(self, record: dict) -> None:
         if "evaluation" in record:
@@ -283,8 +329,9 @@ def read_metrics(path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def plot_curves(metrics_path, png_path) -> bool:
-    """Losses and Elo over training time, from ``metrics.jsonl`` (False without matplotlib)."""
+def plot_curves(metrics_path, png_path, config: TrainConfig | None = None) -> bool:
+    """Losses and Elo over training time, from ``metrics.jsonl`` (False without matplotlib). A panel
+    with nothing to draw says what is absent and why (``config`` gives the settings it names)."""
     try:
         from matplotlib.figure import Figure  # no pyplot: the caller's backend (a notebook's) stays as it is
     except ImportError:
@@ -303,6 +350,8 @@ def plot_curves(metrics_path, png_path) -> bool:
     left.set_title("losses")
     if left.lines:
         left.legend()
+    else:
+        _say_absent(left, no_learning_why(rows, config))
     evals = [(m, r["evaluation"]) for m, r in zip(minutes, rows) if "evaluation" in r]
     if evals:
         names = sorted({k for _, e in evals for k, v in e.items() if isinstance(v, dict) and "previous" not in k})
@@ -312,6 +361,8 @@ def plot_curves(metrics_path, png_path) -> bool:
         right.plot([m for m, _ in evals], [e["chain_elo"] for _, e in evals], marker="s", color="black",
                    label="Elo over the run's checkpoints")
         right.legend(fontsize=8)
+    else:
+        _say_absent(right, no_evaluation_why(config))
     right.set_xlabel("minutes")
     right.set_title("Elo")
     fig.tight_layout()
@@ -319,33 +370,83 @@ def plot_curves(metrics_path, png_path) -> bool:
     return True
 
 
+def no_learning_why(rows: list[dict], config: TrainConfig | None) -> str:
+    """Why a run has no loss yet: learning starts once the replay buffer holds a batch."""
+    held = rows[-1].get("buffer", 0)
+    batch = f"batch_size = {config.batch_size}" if config is not None else "a batch"
+    return f"no learning step yet: learning starts when the replay buffer holds {batch} positions (it holds {held})"
+
+
+def no_evaluation_why(config: TrainConfig | None) -> str:
+    """Why a run has no evaluation."""
+    if config is not None and not config.eval_every:
+        return "no evaluation: eval_every = 0 turns evaluation off"
+    when = (f"every {config.eval_every} iterations, every {config.eval_minutes:g} minutes and at the end of a run"
+            if config is not None else "at the end of a run")
+    return f"no evaluation yet: the network is evaluated {when}; this run stopped before one"
+
+
+def _say_absent(ax, text: str) -> None:
+    ax.text(0.5, 0.5, textwrap.fill(text, 44), ha="center", va="center", transform=ax.transAxes, fontsize=9,
+            color="dimgray")
+    ax.set_xticks([])
+    ax.set_yticks([])
+
+
 # --- the command ---------------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="territory-train", description="AlphaZero self-play training on one game.")
-    p.add_argument("--game", help="lin, linage, lifeline or asli (default lin)")
-    p.add_argument("--config", help="a TOML file of settings (flags override it)")
-    p.add_argument("--out", help="the run folder (default runs/<game>)")
-    p.add_argument("--resume", metavar="RUN", help="continue the run in this folder where it stopped")
-    p.add_argument("--minutes", type=float)
-    p.add_argument("--iterations", type=int)
-    p.add_argument("--seed", type=int)
-    p.add_argument("--threads", type=int)
-    p.add_argument("--workers", type=int, help="self-play processes, or Ray actors with --ray-address "
-                   "(0: self-play in this process)")
-    p.add_argument("--ray-address", help="self-play on Ray actors: 'auto' (a running cluster), HOST:PORT, "
-                   "ray://HOST:10001 or 'local'")
-    for name in ("board-size", "line-length", "komi", "pie", "max-moves"):
-        p.add_argument(f"--{name}", dest=f"option_{name.replace('-', '_')}", help="a game option")
-    p.add_argument("--games-per-iteration", type=int)
-    p.add_argument("--batch-size", type=int)
-    p.add_argument("--simulations", type=int, help="full search simulations per recorded move")
-    p.add_argument("--channels", type=int)
-    p.add_argument("--blocks", type=int)
-    p.add_argument("--eval-every", type=int)
-    p.add_argument("--eval-games", type=int)
-    p.add_argument("--eval-opponents")
-    p.add_argument("--tensorboard", action="store_true", help="also log to TensorBoard (out/tensorboard)")
-    p.add_argument("--no-progress", action="store_true", help="print a JSON line per iteration instead of a bar")
+    d, net, sp = TrainConfig(), NetConfig(), SelfPlayConfig()
+    p = argparse.ArgumentParser(
+        prog="territory-train", description="AlphaZero self-play training on one game.",
+        epilog="Settings come from the defaults, then --config or the resumed run's config.toml, then the flags.")
+    p.add_argument("--game", metavar="GAME", help=f"lin, linage, lifeline or asli (default: {d.game})")
+    p.add_argument("--config", metavar="FILE", help="a TOML file of settings, named as the flags (default: none)")
+    p.add_argument("--out", metavar="FOLDER", help="the run folder (default: runs/<game>)")
+    p.add_argument("--resume", metavar="FOLDER", help="continue the run in this folder where it stopped, with its "
+                   "config.toml (default: start a new run)")
+    p.add_argument("--minutes", type=float, metavar="MINUTES",
+                   help=f"training time in minutes, self-play, learning and evaluation, summed over the run and "
+                        f"its resumes: resuming a run of 20 with --minutes 40 trains 20 more (default: {d.minutes:g})")
+    p.add_argument("--iterations", type=int, metavar="N",
+                   help=f"also stop after N iterations in all, over resumes (default: {d.iterations}, no limit)")
+    p.add_argument("--seed", type=int, metavar="N", help=f"seeds the network, the games and the batches "
+                   f"(default: {d.seed})")
+    p.add_argument("--threads", type=int, metavar="N", help=f"torch's and numba's threads in the learner, which "
+                   f"also evaluates (default: {d.threads}; each self-play worker runs on one)")
+    p.add_argument("--workers", type=int, metavar="N", help=f"self-play processes, or Ray actors with "
+                   f"--ray-address; 0: self-play in the learner's process (default: {d.workers})")
+    p.add_argument("--ray-address", metavar="ADDRESS", help="self-play on Ray actors: 'auto' (a running cluster), "
+                   "HOST:PORT, ray://HOST:10001 or 'local' (default: none, processes on this machine)")
+    game_options = (("board-size", "SIZE", "points per side (hexhex: cells per side)"),
+                    ("line-length", "POINTS", "the line length"), ("komi", "POINTS", "komi"),
+                    ("pie", "PIE", "strong, weak or komi"), ("max-moves", "MOVES", "a game is cut off after it"))
+    for name, word, meaning in game_options:
+        dest = name.replace("-", "_")
+        p.add_argument(f"--{name}", dest=f"option_{dest}", metavar=word,
+                       help=f"game option: {meaning} (default: {defaults_text(dest)})")
+    p.add_argument("--games-per-iteration", type=int, metavar="GAMES",
+                   help=f"self-play games per iteration (default: {d.games_per_iteration})")
+    p.add_argument("--batch-size", type=int, metavar="POSITIONS",
+                   help=f"positions per learning step (default: {d.batch_size})")
+    p.add_argument("--simulations", type=int, metavar="N",
+                   help=f"search simulations of a recorded move (default: {sp.full_simulations}; the other moves "
+                        f"get {sp.fast_simulations})")
+    p.add_argument("--channels", type=int, metavar="N", help=f"the network's channels (default: {net.channels})")
+    p.add_argument("--blocks", type=int, metavar="N", help=f"the network's residual blocks (default: {net.blocks})")
+    p.add_argument("--eval-every", type=int, metavar="ITERATIONS",
+                   help=f"iterations between evaluations; 0: never evaluate (default: {d.eval_every})")
+    p.add_argument("--eval-minutes", type=float, metavar="MINUTES",
+                   help=f"also evaluate after this many minutes of training since the last evaluation; 0: by "
+                        f"iterations only; a run also evaluates at its end, unless --eval-every is 0 "
+                        f"(default: {d.eval_minutes:g})")
+    p.add_argument("--eval-games", type=int, metavar="GAMES",
+                   help=f"games per opponent and kind (network alone, with search) (default: {d.eval_games})")
+    p.add_argument("--eval-opponents", metavar="SPECS",
+                   help=f"comma-separated agent specs evaluated against (default: {d.eval_opponents})")
+    p.add_argument("--tensorboard", action="store_true", help="also log to TensorBoard in FOLDER/tensorboard "
+                   "(default: off)")
+    p.add_argument("--no-progress", action="store_true", help="print a JSON line per iteration instead of a "
+                   "progress bar (default: the bar)")
     return p
 
 
@@ -366,7 +467,8 @@ def config_from_args(args) -> TrainConfig:
         data.update(read_toml(args.config))
     flat = {"game": args.game, "minutes": args.minutes, "iterations": args.iterations, "seed": args.seed,
             "threads": args.threads, "workers": args.workers, "ray_address": args.ray_address, "games_per_iteration": args.games_per_iteration,
-            "batch_size": args.batch_size, "eval_every": args.eval_every, "eval_games": args.eval_games,
+            "batch_size": args.batch_size, "eval_every": args.eval_every, "eval_minutes": args.eval_minutes,
+            "eval_games": args.eval_games,
             "eval_opponents": args.eval_opponents}
     data.update({k: v for k, v in flat.items() if v is not None})
     options = dict(data.get("options", {}))

@@ -13,6 +13,8 @@ swap, so agents keep their names while sides move between them. ``returns()`` is
 """
 from __future__ import annotations
 
+import re
+
 import json
 import operator
 from abc import ABC, abstractmethod
@@ -76,7 +78,14 @@ class Game(ABC):
     def __init__(self, **options):
         check_known(self.name, options, tuple(self.option_defaults) + ("max_moves",))
         merged = {**self.option_defaults, **options}
-        self.geometry: Geometry = self._validate(merged)
+        try:
+            self.geometry: Geometry = self._validate(merged)
+        except ValueError as error:  # a default the other options rule out: say it was a default
+            named = re.match(r"option (\w+)=", str(error))
+            if named and named[1] in self.option_defaults and named[1] not in options:
+                raise ValueError(f"{error} ({named[1]} was not given: this is its default; "
+                                 f"pass {named[1]}=... to choose another)") from None
+            raise
         self.options = {k: merged[k] for k in self.option_defaults}
         self.max_moves = check_max_moves(merged.get("max_moves"), self.default_max_moves())
         self.options["max_moves"] = self.max_moves

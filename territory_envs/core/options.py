@@ -13,6 +13,17 @@ def excerpt(value, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+class BoardDefault:
+    """An option's default that follows the board size (``value(board_size)``); ``rule`` says how,
+    in the words the docs and ``registry()`` show."""
+
+    def __init__(self, rule: str, value):
+        self.rule, self.value = rule, value
+
+    def __repr__(self) -> str:
+        return self.rule
+
+
 def check_int(name: str, value, low: int, high: int, *, odd: bool = False) -> int:
     """An integer (``int`` or numpy integer, not ``bool``) in ``low..high``, as a plain ``int``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):

@@ -6,7 +6,7 @@ import numpy as np
 
 from ...core.game import Game, GameState
 from ...core.geometry import square
-from ...core.options import check_int, check_number
+from ...core.options import BoardDefault, check_int, check_number
 from .rules import refresh_lin
 from .turn import CONTESTED, FIELDS, PLANES, _game_over, _winner_by_score, lin_act, observe
 from .batch import lin_rollout
@@ -14,7 +14,8 @@ from .batch import lin_rollout
 
 class LinGame(Game):
     """Lin with fixed options: ``board_size`` (odd, 5..25, default 9), ``line_length`` (2..board
-    size, default 6), ``komi`` (integer, default 0, added to White's score), ``max_moves``."""
+    size; default 6, the rule text's, or the board size on a board smaller than that, as the text
+    allows on tiny boards), ``komi`` (integer, default 0, added to White's score), ``max_moves``."""
 
     name = "lin"
     sides = ("black", "white")
@@ -22,11 +23,15 @@ class LinGame(Game):
               "points of its living domains (connected areas free of enemy stones that hold a line of "
               "{line_length} points), komi added to white's: on an empty board every point lives for both, so "
               "both start at the whole board. The game ends when no point lives for both; the higher score wins.")
-    option_defaults = {"board_size": 9, "line_length": 6, "komi": 0}
+    option_defaults = {"board_size": 9,
+                       "line_length": BoardDefault("6, or the board size if smaller", lambda size: min(6, size)),
+                       "komi": 0}
     planes = PLANES
 
     def _validate(self, o):
         o["board_size"] = check_int("board_size", o["board_size"], 5, 25, odd=True)
+        if isinstance(o["line_length"], BoardDefault):
+            o["line_length"] = o["line_length"].value(o["board_size"])
         o["line_length"] = check_int("line_length", o["line_length"], 2, o["board_size"])
         o["komi"] = check_number("komi", o["komi"], integer=True, low=-625, high=625)
         points = o["board_size"] ** 2
