@@ -34,13 +34,14 @@ from pathlib import Path
 from typing import NamedTuple
 
 from territory_envs import game_names, make_game
+from territory_envs.core.declaration import declared
 from territory_envs.core.options import excerpt
 
 from ._cli import integer, nonempty
 from .match import play_game
 from .registry import EXPECTED, make_agent
 from .stats import bradley_terry, score_rate
-from .threads import set_threads
+from .threads import set_threads, start_worker
 
 OVERALL = "overall"
 EVEN_WHY = " (half with each agent on the first side)"
@@ -217,8 +218,9 @@ def _play_all(tasks: list, workers: int, progress: bool, threads: int = 1) -> li
                 outcomes[k] = play_task(task)
                 bar.update()
         else:
-            with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"), initializer=set_threads,
-                                     initargs=(threads,)) as pool:
+            games = tuple(declared(name) for name in dict.fromkeys(task.game for _, task in tasks))
+            with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"), initializer=start_worker,
+                                     initargs=(threads, games)) as pool:
                 futures = {pool.submit(play_task, task): k for k, (_, task) in enumerate(tasks)}
                 try:
                     for future in as_completed(futures):

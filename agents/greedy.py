@@ -1,8 +1,8 @@
 """A one-ply lookahead agent: try every legal action, keep those whose resulting position scores
-best for the mover on a game-specific evaluation, break ties at random.
+best for the mover on the game's own evaluation (``GameDeclaration.evaluate``), break ties at random.
 
-The evaluations (from the point of view of the player who just acted; a won game scores +inf, a
-lost one -inf, a draw 0):
+A won game scores +inf, a lost one -inf, a draw 0; other positions as the game evaluates them,
+from the point of view of the player who just acted:
 
 * **Lin**: the score margin: points in the mover's living domains minus the opponent's (komi
   included, as the game scores).
@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from territory_envs.core.evaluation import positions_of
+
 from .base import Agent
 
 
@@ -28,20 +30,10 @@ def evaluate(state, player: int) -> float:
         if state.winner < 0:
             return 0.0
         return float("inf") if state.winner ^ state.flip == player else float("-inf")
-    side = state.side_of(player)
-    name = state.game.name
-    if name in ("lin", "linage"):
-        scores = state.scores()
-        return float(scores[side] - scores[1 - side])
-    own = int(np.count_nonzero(state.board == side + 1))
-    enemy = int(np.count_nonzero(state.board == 2 - side))
-    material = own - enemy
-    if name == "asli":
-        prison = state.prison  # stones of each colour in the prison: [black, white]
-        material += prison[1 - side] - prison[side]
-    opponent_to_act = state.current_player != player
-    mobility = int(state.legal_mask().sum()) if opponent_to_act else 0
-    return material - mobility / (state.game.num_actions + 1)
+    game = state.game
+    values = game.declaration.evaluate(positions_of(state), game, np.array([state.side_of(player)]),
+                                       np.array([state.current_player != player]))
+    return float(values[0])
 
 
 class GreedyAgent(Agent):

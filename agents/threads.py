@@ -1,4 +1,5 @@
-"""The threads of torch and numba in a process that plays or trains.
+"""The threads of torch and numba in a process that plays or trains, and what a worker process
+starts with (:func:`start_worker`).
 
 PyTorch starts as many threads as the machine has cores, in every process. Processes that each
 hold a network (the arena's workers, the trainer's self-play processes and Ray actors) then fight
@@ -25,6 +26,18 @@ def set_threads(threads: int) -> None:
         torch.set_num_threads(threads)
     import numba
     numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+
+
+def start_worker(threads: int, games: tuple = ()) -> None:
+    """The start of a worker process the arena or the trainer spawns: torch and numba on ``threads``
+    threads, and the games ``games`` (their ``GameDeclaration``) registered, so that a game the
+    parent registered (one of the user's) is known there too; the four games of the package always
+    are."""
+    set_threads(threads)
+    if games:
+        from territory_envs import register_game
+        for declaration in games:
+            register_game(declaration)
 
 
 def current_threads() -> dict:

@@ -165,7 +165,6 @@ def main(argv=None) -> int:
         print(f"  {label:<40}{rate_cpu[0]:>14,.0f} steps/s  cpu/wall {rate_cpu[1]:.2f}", flush=True)
 
     print("measuring (steps per second):")
-    from territory_envs.vector import _BATCHES
     for size, cls in ((9, "9x9"), (19, "19x19")):
         try:
             from pettingzoo.classic import go_v5
@@ -192,10 +191,9 @@ def main(argv=None) -> int:
             add(f"{label} env()", cls, _aec_median(lambda: module.env(**options), args))
             g = territory_envs.make_game(game, **options)
             add(f"{label} state API", cls, _rate_median(lambda s: state_loop(g, s), args))
-            if game in _BATCHES:
-                for batch in (256, 1024, 4096):
-                    loop = vector_loop(game, batch, options, args.numpy_draw)
-                    add(f"{label} vector {batch}", cls, median_of(loop, args.seconds, args.repeats))
+            for batch in (256, 1024, 4096):
+                loop = vector_loop(game, batch, options, args.numpy_draw)
+                add(f"{label} vector {batch}", cls, median_of(loop, args.seconds, args.repeats))
         try:  # the machine's speed drifts over minutes: OpenSpiel again, after our rows
             add(f"openspiel go {size}x{size}, again", cls, median_of(openspiel_loop(size), args.seconds, args.repeats))
         except ImportError:

@@ -22,7 +22,7 @@ import gymnasium
 import numpy as np
 
 import territory_envs  # noqa: F401  (registers the ids)
-from territory_envs.single import GYM_IDS
+from territory_envs.single import gym_ids
 
 
 def legal_sample(masks: np.ndarray, rng) -> np.ndarray:
@@ -44,7 +44,7 @@ def steps_per_second(envs, seconds: float) -> float:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("games", nargs="*", default=list(GYM_IDS))
+    parser.add_argument("games", nargs="*", default=list(gym_ids()))
     parser.add_argument("--envs", type=int, default=1024, help="games in the compiled vector env")
     parser.add_argument("--sync-envs", type=int, default=16, help="games in gymnasium's SyncVectorEnv")
     parser.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
@@ -56,9 +56,9 @@ def main(argv=None) -> None:
           f"| ratio |")
     print("|---|---|---|---|")
     for name in args.games:
-        compiled = gymnasium.make_vec(GYM_IDS[name], num_envs=args.envs, num_threads=args.threads,
+        compiled = gymnasium.make_vec(gym_ids()[name], num_envs=args.envs, num_threads=args.threads,
                                      opponent=args.opponent)
-        sync = gymnasium.make_vec(GYM_IDS[name], num_envs=args.sync_envs, vectorization_mode="sync",
+        sync = gymnasium.make_vec(gym_ids()[name], num_envs=args.sync_envs, vectorization_mode="sync",
                                  opponent=args.opponent)
         fast, slow = steps_per_second(compiled, args.seconds), steps_per_second(sync, args.seconds)
         print(f"| {name} | {fast:,.0f} | {slow:,.0f} | {fast / slow:.0f}x |", flush=True)

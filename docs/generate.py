@@ -20,11 +20,9 @@ import numpy as np
 DOCS = Path(__file__).resolve().parent
 sys.path.insert(0, str(DOCS.parent))
 
-from territory_envs import make_game, registry  # noqa: E402
-from territory_envs.single import GYM_IDS  # noqa: E402
+from territory_envs import game_names, make_game, registry  # noqa: E402
+from territory_envs.core.declaration import declared  # noqa: E402
 
-TITLES = {"lin": "Lin", "linage": "Linage", "lifeline": "Lifeline", "asli": "Asli"}
-PICTURE_MOVES = {"lin": 24, "linage": 30, "lifeline": 14, "asli": 24}  # random moves before the picture
 VERSIONS = {"v0": "the first version: the rules of `docs/rules/`, read as `docs/rulings.md` decides"}
 
 
@@ -63,16 +61,18 @@ def markdown_text(text: str) -> str:
 def page(name: str) -> str:
     game = make_game(name)
     entry = registry()[name]
-    module = importlib.import_module(entry["env"])
+    declaration = declared(name)
+    module = importlib.import_module(declaration.env_module)
     intro, facts, closing = docstring_parts(module.__doc__)
     h, w, c = game.obs_shape
-    title = TITLES[name]
+    title = declaration.title
+    moves = declaration.picture_moves  # random moves before the picture
     specials = ", ".join(f"`{s}` ({h * w + k})" for k, s in enumerate(entry["special_actions"])) or "none"
     out = [f"# {title}", "",
            "<!-- written by docs/generate.py from the env docstring and the game: edit those, then rerun it -->", "",
            markdown_text(intro), "",
-           f"![{title}: a position after {PICTURE_MOVES[name]} random moves, default options](../images/{name}.png)", "",
-           f"*A position after {PICTURE_MOVES[name]} seeded random moves, default options (`render_mode=\"rgb_array\"`).*",
+           f"![{title}: a position after {moves} random moves, default options](../images/{name}.png)", "",
+           f"*A position after {moves} seeded random moves, default options (`render_mode=\"rgb_array\"`).*",
            "", "| tint in the picture | what it shows |", "|---|---|"]
     out += [f"| ![{what}](../images/{name}-tint-{k}.png) | {what} |" for k, (what, _, _) in enumerate(game.state_class.tints)]
     out += ["", "Stones: black (first side) dark, white (second side) light, neutral grey; a small dot marks "
@@ -83,7 +83,7 @@ def page(name: str) -> str:
            "| | |", "|---|---|",
            f"| Import | `from territory_envs import {entry['env'].split('.')[-1]}`; "
            f"`{entry['env'].split('.')[-1]}.env()` |",
-           f"| Gymnasium | `gymnasium.make(\"{GYM_IDS[name]}\")`, `gymnasium.make_vec(\"{GYM_IDS[name]}\", num_envs=...)` |",
+           f"| Gymnasium | `gymnasium.make(\"{declaration.gym_id}\")`, `gymnasium.make_vec(\"{declaration.gym_id}\", num_envs=...)` |",
            f"| Batched | `territory_envs.vector.make_vec(\"{name}\", num_envs)` |",
            "| Agents | `player_0`, `player_1` |",
            f"| Sides | {', '.join(entry['sides'])} |",
@@ -129,7 +129,7 @@ def picture(name: str) -> np.ndarray:
     game = make_game(name)
     state = game.new_state()
     rng = np.random.default_rng(0)
-    for _ in range(PICTURE_MOVES[name]):
+    for _ in range(declared(name).picture_moves):
         if state.terminal:
             break
         state.apply(int(rng.choice(state.legal_actions())))
@@ -146,7 +146,7 @@ def main(argv=None) -> int:
     parser.add_argument("--check", action="store_true", help="compare the pages only; exit 1 on a difference")
     args = parser.parse_args(argv)
     stale = []
-    for name in TITLES:
+    for name in game_names():
         path = DOCS / "games" / f"{name}.md"
         text = page(name)
         if args.check:

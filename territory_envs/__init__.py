@@ -12,13 +12,16 @@ from .core.compile_cache import clear_stale_cache as _clear_stale_cache
 
 _clear_stale_cache(_os.path.dirname(_os.path.abspath(__file__)))  # before any kernel loads its cache
 
+from .core.declaration import GameDeclaration
 from .core.game import Game, GameState, IllegalActionError
 from .core.records import read_record, write_record
-from .registry import game_names, make, make_game, registry
-from .single import GYM_IDS, SingleAgentEnv, register_envs
+from .games import asli, lifeline, lin, linage
+from .registry import game_names, make, make_game, register_game, registry, unregister_game
+from .single import SingleAgentEnv, gym_ids
 from . import vector  # territory_envs.vector.make_vec(...) after a plain ``import territory_envs``
 
-register_envs()  # gymnasium.make("territory_envs/Lin-v0", ...) and the other three
+for _game in (lin.GAME, linage.GAME, lifeline.GAME, asli.GAME):
+    register_game(_game)  # make("lin"), gymnasium.make("territory_envs/Lin-v0", ...) and the other three
 
 
 def state_from_dict(data: dict, reachable: bool = True) -> GameState:
@@ -32,5 +35,12 @@ def state_from_json(text: str, reachable: bool = True) -> GameState:
 
 
 __all__ = ["Game", "GameState", "IllegalActionError", "make", "make_game", "game_names", "registry",
-           "read_record", "write_record", "state_from_dict", "state_from_json", "SingleAgentEnv", "GYM_IDS"]
+           "read_record", "write_record", "state_from_dict", "state_from_json", "SingleAgentEnv", "gym_ids",
+           "GameDeclaration", "register_game", "unregister_game"]
+
+
+def __getattr__(name):
+    if name == "GYM_IDS":  # the ids of the games registered so far (gym_ids() follows later registrations)
+        return gym_ids()
+    raise AttributeError(f"module 'territory_envs' has no attribute {name!r}")
 __version__ = "0.1.0"

@@ -1,52 +1,56 @@
-"""The four games by name: their rules (:class:`Game`) and their envs."""
+"""The registered games by name: their rules (:class:`Game`) and their envs.
+
+The table itself is :mod:`territory_envs.core.declaration`; a game joins it with
+:func:`register_game` (the four games of the package do it in ``territory_envs/__init__.py``)."""
 from __future__ import annotations
 
-import importlib
-
+from .core.declaration import GameDeclaration, add_declaration, declared, declared_names, remove_declaration
 from .core.game import Game
-from .core.options import BoardDefault, excerpt
+from .core.options import BoardDefault
 
-# name -> (rules module, Game class, env module)
-_GAMES = {
-    "lin": ("territory_envs.games.lin", "LinGame", "territory_envs.lin_v0"),
-    "linage": ("territory_envs.games.linage", "LinageGame", "territory_envs.linage_v0"),
-    "lifeline": ("territory_envs.games.lifeline", "LifelineGame", "territory_envs.lifeline_v0"),
-    "asli": ("territory_envs.games.asli", "AsliGame", "territory_envs.asli_v0"),
-}
+
+def register_game(declaration: GameDeclaration) -> None:
+    """Make a game known to every layer: ``make``, ``make_game``, ``make_vec``, state dicts and
+    records, agents and the arena, and ``gymnasium.make`` under ``declaration.gym_id``. Registering
+    the same declaration again changes nothing; another game under a registered name, or anything
+    but a :class:`GameDeclaration`, raises ``ValueError``."""
+    add_declaration(declaration)
+    from .single import register_envs
+    register_envs()
+
+
+def unregister_game(name: str) -> None:
+    """Take game ``name`` out of the table (a test's game, say); its Gymnasium id stays registered
+    with gymnasium, and ``gymnasium.make`` of it then raises the unknown game's ``ValueError``."""
+    remove_declaration(name)
 
 
 def game_names() -> list[str]:
-    return list(_GAMES)
-
-
-def _entry(name: str):
-    if not isinstance(name, str) or name not in _GAMES:
-        raise ValueError(f"unknown game {excerpt(name)}; the games are {', '.join(_GAMES)}")
-    return _GAMES[name]
+    return declared_names()
 
 
 def game_class(name: str) -> type[Game]:
-    module, cls, _ = _entry(name)
-    return getattr(importlib.import_module(module), cls)
+    return declared(name).game_class
 
 
 def make_game(name: str, **options) -> Game:
     """The rules of ``name`` with ``options`` (validated): a factory of states, no env around it."""
-    return game_class(name)(**options)
+    return declared(name).game_class(**options)
 
 
 def make(name: str, **options):
-    """The AEC env ``territory_envs.<name>_v0.env(**options)``."""
-    return importlib.import_module(_entry(name)[2]).env(**options)
+    """The AEC env of ``name`` (``territory_envs.<name>_v0.env(**options)`` for the four games)."""
+    return declared(name).env_functions()[1](**options)
 
 
 def registry() -> dict:
     """Every game with its env id, sides, special actions and default options."""
     out = {}
-    for name in _GAMES:
-        cls = game_class(name)
-        out[name] = {"env": _entry(name)[2], "sides": cls.sides,
-                     "special_actions": cls.special_actions,
+    for name in declared_names():
+        declaration = declared(name)
+        cls = declaration.game_class
+        out[name] = {"env": declaration.env_module or declaration.env_name, "gym_id": declaration.gym_id,
+                     "sides": cls.sides, "special_actions": cls.special_actions,
                      "options": {**{k: repr(v) if isinstance(v, BoardDefault) else v
                                     for k, v in cls.option_defaults.items()}, "max_moves": "per board size"}}
     return out

@@ -42,10 +42,13 @@ from gymnasium import spaces
 
 from .core.game import IllegalActionError, as_action
 from .core.options import check_choice, excerpt
+from .core.declaration import declared, declared_names
 from .registry import make_game
 
-GYM_IDS = {"lin": "territory_envs/Lin-v0", "linage": "territory_envs/Linage-v0",
-           "lifeline": "territory_envs/Lifeline-v0", "asli": "territory_envs/Asli-v0"}
+
+def gym_ids() -> dict:
+    """Every registered game's Gymnasium id: ``{"lin": "territory_envs/Lin-v0", ...}``."""
+    return {name: declared(name).gym_id for name in declared_names()}
 
 
 class _PolicyOpponent:
@@ -202,8 +205,9 @@ class SingleAgentEnv(gymnasium.Env):
 
 
 def register_envs() -> None:
-    """Register the four ids with gymnasium (once)."""
-    for name, env_id in GYM_IDS.items():
+    """Register every registered game's id with gymnasium (once; ``register_game`` calls it for a
+    game registered later)."""
+    for name, env_id in gym_ids().items():
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point="territory_envs.single:SingleAgentEnv",
                                vector_entry_point="territory_envs.single_vector:SingleAgentVectorEnv",

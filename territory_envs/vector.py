@@ -46,13 +46,14 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .core.batch import illegal_actions, sample_legal
+from .core.batch import batch_reset, batch_step, illegal_actions, sample_legal
 from .core.compile_cache import announce_compile
 from .core.fields import FLIP, TO_MOVE
 from .core.game import GameState, IllegalActionError
+from .core.kernels import hash_insert, hash_rehash
 from .core.options import excerpt
 from .core.threads import ThreadTuner
-from .registry import make_game
+from .registry import game_names, make_game
 
 
 def _not_int(value) -> bool:
@@ -81,14 +82,14 @@ class VectorEnv:
                                         not 1 <= num_threads <= numba.config.NUMBA_NUM_THREADS):
             raise ValueError(f"make_vec: num_threads={excerpt(num_threads)}: must be None or an integer from 1 "
                              f"to {numba.config.NUMBA_NUM_THREADS}")
-        if not isinstance(game, str) or game not in _BATCHES:
-            raise ValueError(f"make_vec: unknown game {excerpt(game)}; the games are {', '.join(_BATCHES)}")
+        if not isinstance(game, str) or game not in game_names():
+            raise ValueError(f"make_vec: unknown game {excerpt(game)}; the games are {', '.join(game_names())}")
         announce_compile(game, vector=True)
         self.game = make_game(game, **options)
         self.num_envs = int(num_envs)
         self.num_threads = None if num_threads is None else int(num_threads)
         self.threads = ThreadTuner(fixed=self.num_threads)  # the kernels' thread count (module docstring)
-        self._batch = _BATCHES[game](self.game, self.num_envs)
+        self._batch = _Batch(self.game, self.num_envs)
         b, g = self.num_envs, self.game
         self.observations = np.zeros((b, *g.obs_shape), dtype=np.int8)
         self.rewards = np.zeros((b, 2), dtype=np.float32)
@@ -236,10 +237,11 @@ class VectorEnv:
 
 
 class _Batch:
-    """The arrays of a batch of one game and the calls into its kernels. Besides the board, the
-    mask and the move number, the batch holds what the game's state declares
-    (:mod:`territory_envs.core.fields`): ``scalars``, one row ``s`` per game, and each declared
-    array, one row per game under the array's name."""
+    """The arrays of a batch of one game and the calls into the generic kernels
+    (:mod:`territory_envs.core.batch`). Besides the board, the mask and the move number, the batch
+    holds what the game's state declares (:mod:`territory_envs.core.fields`): ``scalars``, one row
+    ``s`` per game, each declared array, one row per game under the array's name, and each table
+    (one per game, every game's grown together before one could fill)."""
 
     def __init__(self, game, num_envs: int):
         self.game = game
@@ -250,12 +252,20 @@ class _Batch:
         self.scalars = np.zeros((num_envs, self.fields.size), dtype=np.int32)
         for array in self.fields.arrays:
             setattr(self, array.name, array.new(game, num_envs))
+        for table in self.fields.tables:
+            setattr(self, table.name, table.new(num_envs))
         # the arrays that hold one row per game: all a game's state in the batch
-        self.game_arrays = ("board", "mask", "move_number", "scalars") + tuple(a.name for a in self.fields.arrays)
+        self.game_arrays = (("board", "mask", "move_number", "scalars") + tuple(a.name for a in self.fields.arrays)
+                            + tuple(t.name for t in self.fields.tables))
+        self._arrays = None  # the kernels' tuple of arrays (core.compiled), rebuilt when a table grows
 
-    def declared(self) -> tuple:
-        """The declared arrays, in their declared order."""
-        return tuple(getattr(self, a.name) for a in self.fields.arrays)
+    def arrays(self) -> tuple:
+        """The arrays in the order of one game's tuple of the compiled interface."""
+        if self._arrays is None:
+            f = self.fields
+            self._arrays = (self.board, self.mask, self.scalars, *(getattr(self, a.name) for a in f.arrays),
+                            *(getattr(self, t.name) for t in f.tables))
+        return self._arrays
 
     def agents(self):
         return self.scalars[:, TO_MOVE] ^ self.scalars[:, FLIP]
@@ -263,10 +273,40 @@ class _Batch:
     def flips(self):
         return self.scalars[:, FLIP]
 
+    def reset(self, obs):
+        for table in self.fields.tables:
+            setattr(self, table.name, table.new(self.board.shape[0]))
+        self._arrays = None
+        batch_reset(self.game.compiled, self.arrays(), self.game.params, self.move_number, obs)
+
+    def step(self, actions, env):
+        for table in self.fields.tables:
+            self._make_room(table)
+        g = self.game
+        batch_step(g.compiled, actions, self.arrays(), g.params, self.move_number, g.max_moves, env.outputs)
+
+    def _make_room(self, table, keys: int | None = None) -> None:
+        """Double every game's ``table`` until it holds ``keys`` more keys than the fullest game's
+        count (by default the one key a turn adds) with half of it free."""
+        rows = getattr(self, table.name)
+        need = 2 * (int(self.scalars[:, table.count].max()) + (2 if keys is None else keys))
+        if need > rows.shape[1]:
+            size = rows.shape[1]
+            while size < need:
+                size *= 2
+            bigger = np.zeros((rows.shape[0], size), dtype=np.uint64)
+            hash_rehash(rows, bigger)
+            setattr(self, table.name, bigger)
+            self._arrays = None
+
     def state_fields(self, i: int) -> dict:
         """Game ``i``'s state-dict fields besides the board, the move number and the history."""
         s = self.scalars[i]
-        return {"to_move": int(s[TO_MOVE]), "flip": int(s[FLIP]), **self.fields.row_dict(s)}
+        out = {"to_move": int(s[TO_MOVE]), "flip": int(s[FLIP]), **self.fields.row_dict(s)}
+        for table in self.fields.tables:
+            row = getattr(self, table.name)[i]
+            out[table.name] = sorted(int(h) for h in row[row != 0])
+        return out
 
     def load(self, i: int, state) -> None:
         """``state`` (of this game, not finished) into slot ``i``."""
@@ -276,116 +316,25 @@ class _Batch:
         self.scalars[i] = state.s
         for array in self.fields.arrays:
             getattr(self, array.name)[i] = getattr(state, array.name)
+        for table in self.fields.tables:
+            keys = getattr(state, table.name)
+            keys = keys[keys != 0]
+            self._make_room(table, len(keys) + 2)
+            rows = getattr(self, table.name)
+            rows[i] = 0
+            for h in keys:
+                hash_insert(rows[i], h)
 
     def copy_games(self, source: "_Batch", index: np.ndarray) -> None:
         """Games ``index`` of ``source`` (a batch of the same game) into slots ``0..len(index)-1``."""
+        for table in self.fields.tables:  # tables grown apart: take the source's size
+            if getattr(self, table.name).shape[1] != getattr(source, table.name).shape[1]:
+                setattr(self, table.name, np.zeros((self.board.shape[0], getattr(source, table.name).shape[1]),
+                                                   dtype=np.uint64))
+                self._arrays = None
         k = len(index)
         for name in self.game_arrays:
             getattr(self, name)[:k] = getattr(source, name)[index]
-
-
-class _LinBatch(_Batch):
-    def reset(self, obs):
-        from .games.lin import lin_batch_reset
-        g = self.game
-        lin_batch_reset(self.board, self.alive, self.mask, self.scalars, self.move_number, *g.geo_args,
-                        g.komi_planes, obs)
-
-    def step(self, actions, env):
-        from .games.lin import lin_batch_step
-        g = self.game
-        lin_batch_step(actions, self.board, self.alive, self.mask, self.scalars, self.move_number, *g.act_args,
-                       g.komi_planes, g.max_moves, *env.outputs)
-
-
-class _LinageBatch(_Batch):
-    def reset(self, obs):
-        from .games.linage import linage_batch_reset
-        g = self.game
-        linage_batch_reset(self.board, self.mask, self.declared(), self.scalars, self.move_number, g.geo_args,
-                           g.komi_planes, obs)
-
-    def step(self, actions, env):
-        from .games.linage import linage_batch_step
-        g = self.game
-        linage_batch_step(actions, self.board, self.mask, self.declared(), self.scalars, self.move_number, g.geo_args,
-                          float(g.options["komi"]), g.komi_planes, g.max_moves, env.outputs)
-
-
-class _LifelineBatch(_Batch):
-    def __init__(self, game, num_envs):
-        super().__init__(game, num_envs)
-        from .games import lifeline
-        self.rules = lifeline
-        self.start = lifeline.start_template(game)
-
-    def _args(self):
-        g = self.game
-        return g.pie_index, g.options["komi"], g.geometry.num_points
-
-    def reset(self, obs):
-        self.rules.lifeline_batch_reset(self.board, self.mask, self.alive_cell, self.links, self.memo, self.scalars,
-                                        self.move_number, *self._args(), *self.game.kernel_args, obs)
-
-    def step(self, actions, env):
-        g = self.game  # (no komi: a finished game restarts from ``start``)
-        self.rules.lifeline_batch_step(actions, self.board, self.mask, self.alive_cell, self.links, self.memo,
-                                       self.scalars, self.move_number, g.pie_index, g.geometry.num_points, g.max_moves,
-                                       *g.kernel_args, self.start, env.outputs)
-
-
-class _AsliBatch(_Batch):
-    """Asli: besides the declared fields, a table of position hashes per game for draws by
-    repetition, doubled for the whole batch before one could fill."""
-
-    def __init__(self, game, num_envs):
-        super().__init__(game, num_envs)
-        from .games import asli
-        self.rules = asli
-        self.seen = np.zeros((num_envs, 64), dtype=np.uint64)
-        self.game_arrays += ("seen",)
-
-    def _make_room(self):
-        from .core.kernels import hash_rehash
-        if 2 * (int(self.scalars[:, self.rules.SEEN_COUNT].max()) + 2) > self.seen.shape[1]:
-            bigger = np.zeros((self.seen.shape[0], 2 * self.seen.shape[1]), dtype=np.uint64)
-            hash_rehash(self.seen, bigger)
-            self.seen = bigger
-
-    def copy_games(self, source, index):
-        if self.seen.shape[1] != source.seen.shape[1]:  # the tables have grown apart
-            self.seen = np.zeros((self.seen.shape[0], source.seen.shape[1]), dtype=np.uint64)
-        super().copy_games(source, index)
-
-    def reset(self, obs):
-        g = self.game
-        self.seen = np.zeros((self.seen.shape[0], 64), dtype=np.uint64)
-        self.rules.asli_batch_reset(self.board, self.mask, self.owner, self.danger, self.scalars, self.seen,
-                                    self.memo, self.move_number, g.options["komi"], g.geometry.num_points, *g.zobrist,
-                                    *g.kernel_args, obs)
-
-    def step(self, actions, env):
-        g = self.game
-        self._make_room()
-        self.rules.asli_batch_step(actions, self.board, self.mask, self.owner, self.danger, self.scalars, self.seen,
-                                   self.memo, self.move_number, g.options["komi"], g.geometry.num_points, g.max_moves,
-                                   *g.zobrist, *g.kernel_args, env.outputs)
-
-    def state_fields(self, i):
-        return {**super().state_fields(i), "seen": sorted(int(h) for h in self.seen[i][self.seen[i] != 0])}
-
-    def load(self, i, state):
-        while self.seen.shape[1] < 2 * (len(state.seen_positions()) + 2):
-            self.scalars[i, self.rules.SEEN_COUNT] = len(state.seen_positions())
-            self._make_room()
-        super().load(i, state)
-        self.seen[i] = 0
-        from .core.kernels import hash_insert
-        for h in state.seen_positions():
-            hash_insert(self.seen[i], np.uint64(h))
-
-
-_BATCHES = {"lin": _LinBatch, "linage": _LinageBatch, "lifeline": _LifelineBatch, "asli": _AsliBatch}
 
 
 def make_vec(game: str, num_envs: int, num_threads: int | None = None, **options) -> VectorEnv:

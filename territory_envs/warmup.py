@@ -90,7 +90,8 @@ def warm(name: str, vector: bool = True) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .core.compile_cache import COLD_SECONDS, kernels_cached
+    from .core.compile_cache import kernels_cached
+    from .core.declaration import declared
     from .registry import game_names
     parser = argparse.ArgumentParser(prog="python -m territory_envs.warmup",
                                      description="Compile the games' numba kernels into numba's cache ahead of use.")
@@ -105,8 +106,9 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.games or game_names():
         cached = kernels_cached(name) and (not args.vector or kernels_cached(name, vector=True))
         if not cached:
-            usual = COLD_SECONDS[name][1 if args.vector else 0]
-            print(f"{name}: compiling (usually about {usual} s on 2 cores) ...", flush=True)
+            cold = declared(name).cold_seconds
+            usual = f" (usually about {cold[1 if args.vector else 0]} s on 2 cores)" if cold else ""
+            print(f"{name}: compiling{usual} ...", flush=True)
         seconds = warm(name, vector=args.vector)
         total += seconds
         print(f"{name}: {seconds:.1f} s ({'loaded from the cache' if cached else 'compiled and cached'})", flush=True)

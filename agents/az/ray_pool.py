@@ -10,16 +10,18 @@ a Ray instance on this machine only. Ray is needed only here: ``pip install -e "
 from __future__ import annotations
 
 from .network import NetConfig
-from ..threads import current_threads, set_threads
+from territory_envs.core.declaration import declared
+
+from ..threads import current_threads, start_worker
 from .selfplay import SelfPlayConfig, SelfPlayWorker
 
 
 class _SelfPlayActor:
     """What one Ray actor holds: a worker on one thread."""
 
-    def __init__(self, game_name: str, options: dict, net_config: dict, config: dict):
+    def __init__(self, declaration, game_name: str, options: dict, net_config: dict, config: dict):
         from territory_envs import make_game
-        set_threads(1)
+        start_worker(1, (declaration,))
         self.worker = SelfPlayWorker(make_game(game_name, **options), NetConfig(**net_config), SelfPlayConfig(**config))
 
     def play(self, weights: dict, seeds: list):
@@ -51,7 +53,8 @@ class RaySelfPlay:
         if self.started_ray:
             ray.init(address=address, include_dashboard=False, log_to_driver=False)  # Ray reads all four forms
         actor = ray.remote(num_cpus=1)(_SelfPlayActor)
-        self.actors = [actor.remote(game_name, options, net_config, selfplay_config) for _ in range(workers)]
+        self.actors = [actor.remote(declared(game_name), game_name, options, net_config, selfplay_config)
+                       for _ in range(workers)]
 
     def play(self, weights: dict, chunks: list) -> list:
         ref = self.ray.put(weights)  # one copy in the object store, read by every actor

@@ -16,7 +16,9 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import torch
 
-from ..threads import current_threads, set_threads
+from territory_envs.core.declaration import declared
+
+from ..threads import current_threads, start_worker
 from .network import NetConfig, PolicyValueNet, fused_for_inference
 from .search import BatchedSearch, Node
 
@@ -163,11 +165,12 @@ def state_dict_cpu(net: torch.nn.Module) -> dict:
 _PROCESS_WORKER = None
 
 
-def _init_process(game_name: str, options: dict, net_config: dict, config: dict) -> None:
-    """Initialiser of a self-play process: one thread for torch and numba (agents/threads.py), one worker."""
+def _init_process(declaration, game_name: str, options: dict, net_config: dict, config: dict) -> None:
+    """Initialiser of a self-play process: one thread for torch and numba and the game registered
+    (agents/threads.py), one worker."""
     global _PROCESS_WORKER
     from territory_envs import make_game
-    set_threads(1)
+    start_worker(1, (declaration,))
     _PROCESS_WORKER = SelfPlayWorker(make_game(game_name, **options), NetConfig(**net_config),
                                      SelfPlayConfig(**config))
 
@@ -187,7 +190,8 @@ class ProcessSelfPlay:
         from concurrent.futures import ProcessPoolExecutor
         self.executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
                                             initializer=_init_process,
-                                            initargs=(game_name, options, net_config, selfplay_config))
+                                            initargs=(declared(game_name), game_name, options, net_config,
+                                                      selfplay_config))
 
     def play(self, weights: dict, chunks: list) -> list:
         futures = [self.executor.submit(_play_in_process, weights, chunk) for chunk in chunks]

@@ -151,7 +151,8 @@ def play_loop(steps, lockstep, board, mask, alive_cell, links, memo, scalars, mo
 def batch_rows(game, seconds, repeats, games=256):
     """Microseconds per step of ``games`` independent games, and of as many in lockstep."""
     rows = {}
-    template = lifeline.start_template(game)
+    board, mask, s, alive_cell, links, memo = lifeline.start_template(game)
+    template = (board, mask, alive_cell, links, memo, s)  # play_loop's order
     pie, komi, points = game.pie_index, game.options["komi"], game.geometry.num_points
     for lockstep in (False, True):
         arrays = [np.repeat(a[None, :], games, axis=0) for a in template]

@@ -1,20 +1,27 @@
-"""Bookkeeping shared by the four games' batched kernels (``territory_envs.vector``): after one
-action of game ``e``, its rewards, end flags and move count, the same for every game; games that
-sit a step out; whose view a finished game's last observation takes; the trace of a random
-playout; and the compiled draw of random legal actions (``VectorEnv.sample_actions``)."""
+"""The generic kernels, written once for every game and compiled per game from its
+:class:`~territory_envs.core.compiled.CompiledGame`: the batch step and reset of
+``territory_envs.vector`` (:func:`batch_step`, :func:`batch_reset`) and the random playouts of
+``GameState.rollout`` (:func:`playout`); with their bookkeeping (after one action of game ``e``,
+its rewards, end flags and move count; games that sit a step out; whose view a finished game's
+last observation takes) and the compiled draw of random legal actions
+(``VectorEnv.sample_actions``)."""
 from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
 
-from .fields import FLIP, TO_MOVE
+from . import compiled
+from .compiled import copy_game, game_at
+from .fields import FLIP, TERMINAL, TO_MOVE, WINNER, head_flip, head_over, head_side, head_winner
+from .kernels import random_set_index, winner_player
 
 
 @njit(cache=True)
 def after_action(e, ended_by_rules, winner_side, flip, move_number, max_moves, mask, rewards, terminated,
                  truncated):
     """Count the move; set ``terminated``/``truncated`` (the ``max_moves`` bound, as the AEC env);
-    at a rules end, empty the mask and give +1/-1 to the agents (``winner_side`` -1 for a draw).
+    at a rules end, empty the game's mask (``mask``: its row) and give +1/-1 to the agents
+    (``winner_side`` -1 for a draw).
     Returns whether the game is over (the caller then records it and starts a new one)."""
     move_number[e] += 1
     rewards[e, 0] = 0.0
@@ -22,7 +29,7 @@ def after_action(e, ended_by_rules, winner_side, flip, move_number, max_moves, m
     terminated[e] = ended_by_rules
     truncated[e] = not ended_by_rules and move_number[e] >= max_moves
     if ended_by_rules:
-        mask[e, :] = 0
+        mask[:] = 0
         if winner_side >= 0:
             winner = winner_side ^ flip
             rewards[e, winner] = 1.0
@@ -50,13 +57,87 @@ def final_viewer(player, to_move, flip):
     return to_move if player < 0 else player ^ flip
 
 
-@njit(cache=True, inline='always')
-def record_action(trace, move, action, s):
-    """A playout's ``move``-th action and the player who plays it (row ``s`` before the action)
-    into ``trace`` (2, L), while it has room."""
-    if move < trace.shape[1]:
-        trace[0, move] = action
-        trace[1, move] = s[TO_MOVE] ^ s[FLIP]
+# --- the batch: one action in every game, and a new start for all ------------------------------
+@njit(cache=True, parallel=True)
+def batch_step(game, actions, arrays, params, move_number, max_moves, outputs):
+    """One action in every game of the batch, in parallel. ``arrays`` holds the batch's arrays, one
+    row per game, in the order of one game's tuple (``compiled`` module docstring); ``outputs`` the
+    env's ``(obs, rewards, terminated, truncated, final_obs, final_scores, final_view)``. A game that
+    ends records its last observation (of player ``final_view[e]``, or of the side that would move
+    where that is -1) and its scores, and starts again; ``obs`` then holds the new game's first
+    observation. A game whose action is -1 sits the step out: it reports no reward and no end, and
+    nothing of it changes."""
+    obs, rewards, terminated, truncated, final_obs, final_scores, final_view = outputs
+    for e in prange(actions.shape[0]):
+        if skip_game(e, actions, rewards, terminated, truncated):
+            continue
+        g = game_at(arrays, e)
+        head = game.act(g, actions[e], params)
+        side = head_side(head)
+        if after_action(e, head_over(head), head_winner(head), head_flip(head), move_number, max_moves, g[1],
+                        rewards, terminated, truncated):
+            first, second = game.final_scores(g, params)
+            final_scores[e, 0] = first
+            final_scores[e, 1] = second
+            game.observe(g, final_viewer(final_view[e], side, head_flip(head)), params, final_obs[e])
+            move_number[e] = 0
+            side = head_side(game.new_game(g, params))
+        game.observe(g, side, params, obs[e])
+
+
+@njit(cache=True, parallel=True)
+def batch_reset(game, arrays, params, move_number, obs):
+    """A new game in every slot of the batch, and its first observation in ``obs``."""
+    for e in prange(move_number.shape[0]):
+        move_number[e] = 0
+        g = game_at(arrays, e)
+        game.observe(g, head_side(game.new_game(g, params)), params, obs[e])
+
+
+# --- random playouts (GameState.rollout, the playouts of agents.mcts) --------------------------------
+@njit(cache=True)
+def playout(game, g, params, moves_left, uniform, seed, trace):
+    """Random legal actions from the position ``g`` (copied, not changed) to the end, at most
+    ``moves_left``, chosen by the game's ``playout_action``. Returns ``(winner player or -1 for a
+    draw or the bound, actions played)``: a player, not a side, as a swap moves the sides between
+    the players. The first actions and the players who played them go into ``trace`` (2, L) as far
+    as it reaches. A side to move without a legal action loses."""
+    np.random.seed(seed)
+    g = copy_game(g)
+    s = g[2]
+    scratch = game.playout_scratch(g, params, moves_left)
+    for move in range(moves_left):
+        player = s[TO_MOVE] ^ s[FLIP]
+        action, played = game.playout_action(g, params, scratch, uniform)
+        if action < 0:
+            return winner_player(1 - s[TO_MOVE], s[FLIP]), move
+        if move < trace.shape[1]:
+            trace[0, move] = action
+            trace[1, move] = player
+        if not played:
+            game.act(g, action, params)
+        if s[TERMINAL]:
+            return winner_player(s[WINNER], s[FLIP]), move + 1
+    return -1, moves_left
+
+
+_NO_SCRATCH = np.zeros(0, dtype=np.int32)
+
+
+@njit(cache=True)
+def no_scratch(g, params, moves_left):
+    """The default ``playout_scratch``: none."""
+    return _NO_SCRATCH
+
+
+@njit(cache=True)
+def uniform_action(g, params, scratch, uniform):
+    """The default ``playout_action``: uniform over the legal actions (``g[1]`` is the mask)."""
+    mask = g[1]
+    return random_set_index(mask, mask.shape[0]), False
+
+
+compiled._DEFAULTS.update(playout_action=uniform_action, playout_scratch=no_scratch)
 
 
 # splitmix64 (Steele, Lea and Flood 2014): one 64-bit word of state per game, so each game draws

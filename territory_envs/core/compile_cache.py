@@ -70,41 +70,40 @@ def clear_stale_cache(package_dir: str) -> bool:
 LOGGER_NAME = "territory_envs"
 QUIET_ENV = "TERRITORY_ENVS_QUIET"
 
-# typical seconds from ``import territory_envs`` to the end of the first step with an empty cache:
-# (AEC env, batched env of make_vec), measured by benchmarks/first_use.py (BENCHMARKS.md, "First use")
-COLD_SECONDS = {"lin": (3, 7), "linage": (9, 18), "lifeline": (17, 27), "asli": (20, 37)}
-_TITLES = {"lin": "Lin", "linage": "Linage", "lifeline": "Lifeline", "asli": "Asli"}
 _announced: set = set()  # (game, "env" or "vector") told in this process
 
 
 def _dispatchers(game: str, batch: bool) -> list:
-    """The cached numba kernels of ``games/<game>.py`` (or of the package ``games/<game>/``): the
-    batched ones (``*_batch_*``, called by ``territory_envs.vector``) or the others, less the
-    playouts (``*_rollout``, called only by ``GameState.rollout``)."""
+    """``(dispatcher, game type or None)`` for the cached numba kernels ``game``'s first use runs:
+    the generic batch step (compiled per game, so the entry of ``game``'s type) or the kernels the
+    game's package exports (its turn, mask and planes)."""
     import importlib
 
     from numba.core.dispatcher import Dispatcher
-    module = importlib.import_module(f"{__name__.rsplit('.', 2)[0]}.games.{game}")
-    out = []
-    for name, obj in vars(module).items():
-        if not isinstance(obj, Dispatcher) or not obj.py_func.__module__.startswith(module.__name__):
-            continue
-        if ("_batch_" in name) == batch and not name.endswith("_rollout") and hasattr(obj._cache, "_cache_file"):
-            out.append(obj)
-    return out
+    from .declaration import declared
+    compiled = declared(game).game_class.compiled
+    if batch:
+        from .batch import batch_step
+        return [(batch_step, compiled.numba_type)]
+    module = importlib.import_module(compiled.functions["act"].py_func.__module__.rsplit(".", 1)[0])
+    return [(obj, None) for obj in vars(module).values()
+            if isinstance(obj, Dispatcher) and obj.py_func.__module__.startswith(module.__name__)
+            and hasattr(obj._cache, "_cache_file")]
 
 
-def _cached(dispatcher) -> bool:
+def _cached(dispatcher, game_type=None) -> bool:
     """Does numba's index of ``dispatcher`` (wherever numba keeps it: ``__pycache__``, the user-wide
-    cache or ``NUMBA_CACHE_DIR``) hold a fresh entry for this function's code on this CPU? The test
-    is numba's own: source stamp, numba version, CPU and bytecode hash of the index key."""
+    cache or ``NUMBA_CACHE_DIR``) hold a fresh entry for this function's code on this CPU (and for
+    ``game_type`` among its arguments, if given)? The test is numba's own: source stamp, numba
+    version, CPU and bytecode hash of the index key."""
     cache = dispatcher._cache
     overloads = cache._cache_file._load_index()  # {} when missing, stale or of another numba
     if not overloads:
         return False
     magic = dispatcher.targetctx.codegen().magic_tuple()
     code = hashlib.sha256(dispatcher.py_func.__code__.co_code).hexdigest()
-    return any(key[1] == magic and key[2][0] == code for key in overloads)
+    return any(key[1] == magic and key[2][0] == code and (game_type is None or game_type in key[0])
+               for key in overloads)
 
 
 def kernels_cached(game: str, vector: bool = False) -> bool | None:
@@ -117,7 +116,7 @@ def kernels_cached(game: str, vector: bool = False) -> bool | None:
         kernels = _dispatchers(game, batch=vector)
         if not kernels:
             return None
-        return any(_cached(d) for d in kernels)
+        return any(_cached(d, game_type) for d, game_type in kernels)
     except Exception:  # a notice must never break a game
         return None
 
@@ -146,17 +145,19 @@ def announce_compile(game: str, vector: bool = False) -> bool:
     the usual time, when the cache does not hold them; ``vector`` for ``make_vec``'s batched env,
     which compiles the env's kernels too. Returns whether a line was written. Silenced by
     ``TERRITORY_ENVS_QUIET=1`` or by the logger's level (see :func:`_emit`)."""
-    if game not in COLD_SECONDS or _quiet():
+    from .declaration import declared
+    declaration = declared(game)
+    if declaration.cold_seconds is None or _quiet():
         return False
     kinds = [("env", False)] + ([("vector", True)] if vector else [])
     todo = [kind for kind, batch in kinds if (game, kind) not in _announced and kernels_cached(game, batch) is False]
     _announced.update((game, kind) for kind, _ in kinds)
     if not todo:
         return False
-    env_s, vec_s = COLD_SECONDS[game]
+    env_s, vec_s = declaration.cold_seconds  # typical seconds to the end of the first step, cache empty
     seconds = env_s if todo == ["env"] else vec_s if "env" in todo else max(1, vec_s - env_s)
     what = "batched kernels" if todo == ["vector"] else "kernels"
-    _emit(f"territory_envs: compiling {_TITLES[game]}'s {what} once, about {seconds} s on a 2-core machine; "
+    _emit(f"territory_envs: compiling {declaration.title}'s {what} once, about {seconds} s on a 2-core machine; "
           f"later runs load them from numba's cache. `python -m territory_envs.warmup` compiles all four "
           f"games ahead ({QUIET_ENV}=1 hides this line).")
     return True

@@ -45,6 +45,31 @@ def head_code(s):
     return s[TO_MOVE] + 2 * s[FLIP] + 4 * (s[TERMINAL] != 0) + 8 * (s[WINNER] + 1)
 
 
+# the facts of a head_code (compiled code and Python alike)
+@njit(cache=True, inline='always')
+def head_side(head):
+    """The side to move."""
+    return head & 1
+
+
+@njit(cache=True, inline='always')
+def head_flip(head):
+    """1 where ``player_0`` holds the second side."""
+    return (head >> 1) & 1
+
+
+@njit(cache=True, inline='always')
+def head_over(head):
+    """Whether the game is over."""
+    return (head >> 2) & 1 == 1
+
+
+@njit(cache=True, inline='always')
+def head_winner(head):
+    """The winning side, -1 for none (a draw, or the game goes on)."""
+    return ((head >> 3) & 3) - 1
+
+
 @njit(cache=True)
 def clear_row(s):
     """The row of a new game before the game sets its own slots: no winner, every other slot 0
@@ -69,6 +94,20 @@ class Array:
         """Zeros of this array for ``game``; with ``count``, one row per game of a batch."""
         shape = tuple(self.shape(game))
         return np.zeros(shape if count is None else (count, *shape), dtype=self.dtype)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A growing hash table of uint64 keys (0 marks a free slot; ``core.kernels.hash_insert``) that a
+    game keeps besides its arrays, with the number of its keys in slot ``count`` of the row. A turn
+    adds one key at most; the batch doubles every game's table before one could be half full."""
+
+    name: str
+    count: int
+    start: int = 64  # slots of a new table
+
+    def new(self, count: int | None = None) -> np.ndarray:
+        return np.zeros(self.start if count is None else (count, self.start), dtype=np.uint64)
 
 
 @dataclass(frozen=True)
@@ -104,11 +143,13 @@ class RowField:
 @dataclass(frozen=True)
 class Fields:
     """What a game's state holds besides what every state holds: the length of its scalar row,
-    the row's fields of the state dict in the dict's order, and its arrays."""
+    the row's fields of the state dict in the dict's order, its arrays and its tables. One game's
+    arrays in compiled code are ``(board, mask, s, *arrays, *tables)`` in this order."""
 
     size: int = HEAD
     row: tuple = ()
     arrays: tuple = ()
+    tables: tuple = ()
 
     def __post_init__(self):
         slots = [k for f in self.row for k in range(f.slot, f.slot + max(1, f.length))]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+import functools
 import json
 import operator
 from abc import ABC, abstractmethod
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .batch import playout
 from .compile_cache import announce_compile
 from .fields import (FLIP, MAX_MOVE_NUMBER, TERMINAL, TO_MOVE, WINNER, Fields, field_array, field_bool,  # noqa: F401
                      field_bools, field_int, field_ints)
@@ -74,6 +76,7 @@ class Game(ABC):
     option_defaults: dict = {}
     planes: tuple[Plane, ...] = ()
     state_class: type = None  # set by each game module
+    compiled = None  # the game's compiled interface (a core.compiled.CompiledGame)
 
     def __init__(self, **options):
         check_known(self.name, options, tuple(self.option_defaults) + ("max_moves",))
@@ -112,6 +115,17 @@ class Game(ABC):
 
     def default_max_moves(self) -> int:
         return 10 * self.geometry.num_points
+
+    @abstractmethod
+    def kernel_params(self) -> tuple:
+        """The constants the game's compiled interface takes (``p``, see :mod:`.compiled`), built
+        once by :attr:`params`."""
+
+    @functools.cached_property
+    def params(self) -> tuple:
+        """:meth:`kernel_params`, built on first use (it may run compiled code: Lifeline analyses
+        the empty board once, after the first-use notice)."""
+        return self.kernel_params()
 
     # --- actions and notation -----------------------------------------------------------------
     def action_to_notation(self, action: int) -> str:
@@ -329,15 +343,17 @@ class GameState(ABC):
         moves_left = self.game.max_moves - self.move_number
         if moves_left <= 0:
             return -1, 0
-        winner, moves = self._rollout(int(seed) & 0x7FFFFFFF, moves_left, _NO_TRACE if trace is None else trace,
-                                      bool(uniform))
+        g = self.game
+        winner, moves = playout(g.compiled, self.arrays(), g.params, moves_left, bool(uniform), int(seed) & 0x7FFFFFFF,
+                                _NO_TRACE if trace is None else trace)
         return int(winner), int(moves)
 
-    @abstractmethod
-    def _rollout(self, seed: int, moves_left: int, trace: np.ndarray, uniform: bool) -> tuple[int, int]:
-        """``(winner player or -1, actions played)`` of one compiled random playout (see
-        :meth:`rollout` for ``uniform``), the actions and their players written into ``trace``
-        (2, L) as far as it reaches."""
+    def arrays(self) -> tuple:
+        """The state's arrays in the order of the compiled interface: ``(board, mask, s, *declared
+        arrays, *tables)`` (the state's own, not copies)."""
+        fields = self.fields
+        return (self.board, self.mask, self.s, *(getattr(self, a.name) for a in fields.arrays),
+                *(getattr(self, t.name) for t in fields.tables))
 
     def clone(self) -> "GameState":
         """An independent copy (cheap: a few small array copies; the game is shared)."""
@@ -401,7 +417,7 @@ class GameState(ABC):
     def _from_dict(cls, data: dict, game: Game | None, reachable: bool) -> "GameState":
         if not isinstance(data, dict):
             raise ValueError(f"state dict: expected a dict, got {type(data).__name__}")
-        from ..registry import make_game
+        from .declaration import declared
         options = data["options"]
         if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
             raise ValueError(f"state dict: 'options' must be a dict of option names, got {excerpt(options)}")
@@ -409,13 +425,13 @@ class GameState(ABC):
             if not isinstance(data["game"], str):
                 raise ValueError(f"state dict: 'game' must be a game name, got {excerpt(data['game'])}")
             try:
-                game = make_game(data["game"], **options)
+                game = declared(data["game"]).game_class(**options)
             except ValueError as err:
                 field = "'game'" if "unknown game" in str(err) else "'options'"
                 raise ValueError(f"state dict: {field}: {err}") from None
         elif data["game"] != game.name:
             raise ValueError(f"state dict: 'game' is {excerpt(data['game'])}, given to {game.name}")
-        elif options != game.options and make_game(game.name, **options).options != game.options:
+        elif options != game.options and type(game)(**options).options != game.options:
             raise ValueError(f"state dict: 'options' {excerpt(options)} are not those of {game.describe()}")
         if not issubclass(game.state_class, cls):
             raise ValueError(f"state dict: a {game.name} state given to {cls.__name__}")
@@ -547,18 +563,3 @@ class GameState(ABC):
 
 def _num(x) -> str:
     return str(int(x)) if float(x).is_integer() else str(x)
-
-
-def check_first_turns(board: np.ndarray, to_move: int, pending: int, first: list, double: bool) -> None:
-    """The first-turn flags of Lifeline and Asli against the board: Black's first turn comes before
-    White's, and while a side's first turn (a double placement when ``double``) is not done, that
-    side has no stone but the pending one and the turn is its own (Black's) or comes next."""
-    if first[1] and not first[0]:
-        raise ValueError("state dict: 'first_turn_done': White's first turn comes after Black's")
-    for side in (0, 1):
-        if first[side] or not double:
-            continue
-        own = int(np.count_nonzero(board == side + 1)) - (pending >= 0 and to_move == side)
-        if own or (side == 0 and to_move != 0) or (side == 1 and first[0] and to_move != 1):
-            raise ValueError(f"state dict: 'first_turn_done' says {('black', 'white')[side]}'s first turn "
-                             f"is still to play, which the board and 'to_move' contradict")

@@ -62,7 +62,7 @@ def write_record(state: GameState) -> str:
 def read_record(text: str) -> GameState:
     """Replay a record; returns the final state. ``ValueError`` names the line at fault and quotes
     at most a short excerpt of it."""
-    from ..registry import make_game
+    from .declaration import declared
 
     if not isinstance(text, str):
         raise ValueError(f"read_record: expected the record's text (a str), got {type(text).__name__}")
@@ -93,7 +93,7 @@ def read_record(text: str) -> GameState:
                 if first not in ("player_0", "player_1"):
                     fail(f"first_side must be player_0 or player_1, not {excerpt(first)}")
                 try:
-                    game = make_game(game_name, **header)
+                    game = declared(game_name).game_class(**header)
                 except ValueError as err:
                     blamed = [k for k in header_lines if f"option {k}=" in str(err) or f"{k!r}" in str(err)]
                     if "unknown game" in str(err):

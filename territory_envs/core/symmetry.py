@@ -64,10 +64,9 @@ def geometry_symmetries(geometry: Geometry) -> np.ndarray:
 
 
 def board_symmetries(game) -> np.ndarray:
-    """The symmetries under which ``game``'s rules are unchanged (the first is the identity)."""
-    if game.name == "linage":
-        return square_axis_symmetries(game.geometry.size)
-    return geometry_symmetries(game.geometry)
+    """The symmetries under which ``game``'s rules are unchanged (the first is the identity), as its
+    declaration gives them."""
+    return game.declaration.board_symmetries(game)
 
 
 def transform_planes(planes: np.ndarray, perm: np.ndarray) -> np.ndarray:

@@ -53,7 +53,7 @@ Where things are:
 * :mod:`.structure`: groups and territories, labelled and kept from move to move;
 * :mod:`.mask`: the counting rule: the mask of a single-stone turn without simulation;
 * :mod:`.turn`: a whole action, compiled (shared by the state, the batch and the playouts), planes;
-* :mod:`.batch`: the batched env's kernels and the playouts of MCTS;
+* :mod:`.compiled`: the compiled interface the generic kernels call (the batched env, the playouts);
 * :mod:`.state`: :class:`AsliGame` and :class:`AsliState`.
 """
 from .rules import (BLACK_OWNS, MAX_PRISON, NOBODY, WHITE_OWNS, first_stone_mask, is_incursion, pair_turn_legal,
@@ -70,5 +70,9 @@ from .turn import (FIELDS, FIRST_BLACK, FIRST_WHITE, FLIP, FLOOD_PARTS_FROM, LAS
                    PENDING, PENDING_MINIMAL, PLANES, PRISON_BLACK, PRISON_WHITE, ROLLOUT_TESTS, SEEN_COUNT, TERMINAL,
                    TO_MOVE, WINNER, act, asli_planes, compute_mask, current_structure, mask_from_structure, new_game,
                    observe, outcome, zobrist_hash, zobrist_keys)  # noqa: F401
-from .batch import asli_batch_reset, asli_batch_step, asli_rollout  # noqa: F401
-from .state import AsliGame, AsliState  # noqa: F401
+from .compiled import COMPILED  # noqa: F401
+from .state import AsliGame, AsliState, evaluate  # noqa: F401
+from ...core.declaration import GameDeclaration
+
+GAME = GameDeclaration(AsliGame, "Asli", evaluate, env_module="territory_envs.asli_v0",
+                       cold_seconds=(20, 37), picture_moves=24)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.game import Game, GameState, check_first_turns, field_int
+from ...core.evaluation import material
+from ...core.game import Game, GameState, field_int
+from ..first_turns import check_first_turns
 from ...core.geometry import square
 from ...core.kernels import hash_contains, hash_insert, hash_rehash, liveness
 from ...core.options import check_int, check_number
@@ -12,7 +14,7 @@ from .rules import BLACK_OWNS, WHITE_OWNS
 from .turn import (FIELDS, FIRST_BLACK, FIRST_WHITE, LAST_MINIMAL, OUT_PRISON, PENDING, PENDING_MINIMAL, PLANES,
                    PRISON_BLACK, PRISON_WHITE, SEEN_COUNT, act, compute_mask, observe, start_slots, zobrist_hash,
                    zobrist_keys)
-from .batch import asli_rollout
+from .compiled import COMPILED
 
 
 class AsliGame(Game):
@@ -27,6 +29,7 @@ class AsliGame(Game):
     special_actions = ("remove_prisoner",)
     option_defaults = {"board_size": 9, "komi": 0}
     planes = PLANES
+    compiled = COMPILED
 
     def _validate(self, o):
         o["board_size"] = check_int("board_size", o["board_size"], 4, 25)
@@ -36,6 +39,9 @@ class AsliGame(Game):
         self.act_args = (*self.zobrist, geometry.on_board, geometry.neighbours, geometry.degree)
         self.num_points = geometry.num_points
         return geometry
+
+    def kernel_params(self):
+        return (self.options["komi"], self.num_points, *self.act_args)
 
     def default_max_moves(self) -> int:
         return 20 * self.geometry.num_points + 2 * self.options["komi"]  # each komi stone is one more turn
@@ -155,11 +161,6 @@ class AsliState(GameState):
             self.info_version += 1
         return result
 
-    def _rollout(self, seed, moves_left, trace, uniform):  # Asli's playouts are uniform either way
-        g = self.game
-        return asli_rollout(self.board, self.mask, self.owner, self.danger, self.s, self.seen, self.memo, moves_left,
-                            *g.zobrist, *g.kernel_args, seed, trace)
-
     def observation(self, player: int) -> np.ndarray:
         g = self.game
         out = np.empty(g.obs_shape, dtype=np.int8)
@@ -187,3 +188,11 @@ class AsliState(GameState):
 
 
 AsliGame.state_class = AsliState
+
+
+def evaluate(positions, game, side, opponent_to_act):
+    """The greedy evaluation (``GameDeclaration.evaluate``): material as Lifeline's, enemy stones in
+    the prison counting for their captor (a prisoner is an extra action)."""
+    prison = positions.scalars[:, PRISON_BLACK:PRISON_WHITE + 1].astype(np.int64)  # [black, white] stones
+    rows = np.arange(len(side))
+    return material(positions, game, side, opponent_to_act, extra=prison[rows, 1 - side] - prison[rows, side])

@@ -7,7 +7,7 @@ import numpy as np
 from numba import njit
 
 from ...core.fields import (FLIP, HEAD, HEAD_BITS, TERMINAL, TO_MOVE, WINNER, Array, Fields, RowField,  # noqa: F401
-                            clear_row, head_code)
+                            Table, clear_row, head_code)
 from ...core.game import Plane
 from ...core.kernels import EMPTY, hash_contains, hash_insert, percent
 from .rules import MAX_PRISON, first_stone_mask, second_stone_mask
@@ -70,8 +70,8 @@ FIELDS = Fields(
          RowField("last_minimal", LAST_MINIMAL, bool)),
     arrays=(Array("owner", np.int8, lambda g: (g.num_cells,)),  # who owns each empty point's territory
             Array("danger", np.bool_, lambda g: (g.num_cells,)),  # stones alive through one region only
-            Array("memo", MEMO_DTYPE, lambda g: (memo_size(g.num_cells, g.geometry.neighbours.shape[1]),))))
-# (the table of positions seen, which grows, is kept by the state class and the batch themselves)
+            Array("memo", MEMO_DTYPE, lambda g: (memo_size(g.num_cells, g.geometry.neighbours.shape[1]),))),
+    tables=(Table("seen", SEEN_COUNT),))  # every turn-boundary position (Zobrist hashes), for the repetition draw
 ROLLOUT_TESTS = 6  # candidates a playout turn tests before it asks the exact mask
 # A stone that may split its region: from this many cells (8x8) the flood of its region finds the
 # parts sooner than labelling the board; below, labelling is sooner (the "a stone's structure" rows

@@ -42,7 +42,7 @@ Where things are:
 * :mod:`.mask`: the legal mask where the local rule does not cover it (exact simulation, double
   first turns) and the special actions;
 * :mod:`.turn`: a whole action, compiled (shared by the state, the batch and the playouts), planes;
-* :mod:`.batch`: the batched env's kernels and the playouts of MCTS;
+* :mod:`.compiled`: the compiled interface the generic kernels call (the batched env, the playouts);
 * :mod:`.state`: :class:`LifelineGame` and :class:`LifelineState`.
 """
 from .structure import (BLACK_GROUPS, COUNT, EXTERIOR, GROUP, LIFE, MEMO_BLOCKS, MEMO_DTYPE, PLACE,  # noqa: F401
@@ -56,6 +56,9 @@ from .row import (ALL_ALIVE, FIELDS, FIRST_BLACK, FIRST_WHITE, FLIP, KOMI_LEFT, 
 from .mask import (exact_single_mask, finish_mask, first_stone_mask, second_stone_mask,  # noqa: F401
                    turn_changes_board)
 from .turn import CELL_WORDS, PLANES, act, komi_plane, lifeline_planes, new_game, observe, refresh  # noqa: F401
-from .batch import (contested_cell, lifeline_batch_reset, lifeline_batch_step, lifeline_rollout,  # noqa: F401
-                    start_template)
-from .state import LifelineGame, LifelineState  # noqa: F401
+from .compiled import COMPILED, contested_cell, start_template  # noqa: F401
+from .state import LifelineGame, LifelineState, evaluate  # noqa: F401
+from ...core.declaration import GameDeclaration
+
+GAME = GameDeclaration(LifelineGame, "Lifeline", evaluate, env_module="territory_envs.lifeline_v0",
+                       cold_seconds=(17, 27), picture_moves=14)

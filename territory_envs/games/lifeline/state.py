@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.game import Game, GameState, check_first_turns
+from ...core.evaluation import material
+from ...core.game import Game, GameState
+from ..first_turns import check_first_turns
 from ...core.geometry import hexhex
 from ...core.options import check_choice, check_int, check_number
 from .rules import PIES
 from .row import (ALL_ALIVE, FIELDS, FIRST_BLACK, FIRST_WHITE, KOMI_LEFT, PENDING, REMOVAL_ON, SWAP_USED, start_slots,
                   swap_available)
 from .turn import PLANES, act, observe, refresh
-from .batch import lifeline_rollout
+from .compiled import COMPILED, start_template
 
 
 class LifelineGame(Game):
@@ -28,6 +30,7 @@ class LifelineGame(Game):
     special_actions = ("swap", "spend_komi")
     option_defaults = {"board_size": 5, "pie": "strong", "komi": 0}
     planes = PLANES
+    compiled = COMPILED
 
     def _validate(self, o):
         o["board_size"] = check_int("board_size", o["board_size"], 3, 15)
@@ -39,6 +42,10 @@ class LifelineGame(Game):
                              f"pie={o['pie']!r} takes komi=0")
         self.pie_index = PIES.index(o["pie"])
         return hexhex(o["board_size"])
+
+    def kernel_params(self):
+        geometry = self.geometry
+        return (self.pie_index, geometry.num_points, *self.kernel_args, *start_template(self))
 
     def default_max_moves(self) -> int:
         return 20 * self.geometry.num_points
@@ -116,10 +123,6 @@ class LifelineState(GameState):
         return act(self.board, self.mask, self.alive_cell, self.links, self.memo, self.s, action, self.game.pie_index,
                    *self.game.kernel_args)
 
-    def _rollout(self, seed, moves_left, trace, uniform):
-        return lifeline_rollout(self.board, self.mask, self.alive_cell, self.links, self.memo, self.s, moves_left,
-                                self.game.pie_index, *self.game.kernel_args, not uniform, seed, trace)
-
     def observation(self, player: int) -> np.ndarray:
         g = self.game
         out = np.empty(g.obs_shape, dtype=np.int8)
@@ -145,3 +148,9 @@ class LifelineState(GameState):
 
 
 LifelineGame.state_class = LifelineState
+
+
+def evaluate(positions, game, side, opponent_to_act):
+    """The greedy evaluation (``GameDeclaration.evaluate``): material, own stones on the board minus
+    the opponent's (captures count), then the opponent's mobility (``core.evaluation.material``)."""
+    return material(positions, game, side, opponent_to_act)

@@ -27,12 +27,16 @@ Where things are:
 
 * :mod:`.rules`: the living domains, a placement and its removals, the scores;
 * :mod:`.turn`: the end rule, the scalar row and the declared fields, a whole action, the planes;
-* :mod:`.batch`: the batched env's kernels and the playouts of MCTS;
+* :mod:`.compiled`: the compiled interface the generic kernels call (the batched env, the playouts);
 * :mod:`.state`: :class:`LinGame` and :class:`LinState`.
 """
 from .rules import (RING, domain_survives, has_dead_stones, lin_scores, line_next_to, living_domains, place_lin,
                     refresh_lin)  # noqa: F401
 from .turn import (CONTESTED, FIELDS, NUM_SCALARS, PLANES, lin_act, lin_game_over, lin_new_game, lin_planes,  # noqa: F401
                    observe)
-from .batch import lin_batch_reset, lin_batch_step, lin_rollout  # noqa: F401
-from .state import LinGame, LinState  # noqa: F401
+from .compiled import COMPILED  # noqa: F401
+from .state import LinGame, LinState, evaluate  # noqa: F401
+from ...core.declaration import GameDeclaration
+
+GAME = GameDeclaration(LinGame, "Lin", evaluate, env_module="territory_envs.lin_v0",
+                       cold_seconds=(3, 7), picture_moves=24)

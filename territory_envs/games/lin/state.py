@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...core.evaluation import margin
 from ...core.game import Game, GameState
 from ...core.geometry import square
 from ...core.options import BoardDefault, check_int, check_number
 from .rules import refresh_lin
 from .turn import CONTESTED, FIELDS, PLANES, _game_over, _winner_by_score, lin_act, observe
-from .batch import lin_rollout
+from .compiled import COMPILED
 
 
 class LinGame(Game):
@@ -27,6 +28,7 @@ class LinGame(Game):
                        "line_length": BoardDefault("6, or the board size if smaller", lambda size: min(6, size)),
                        "komi": 0}
     planes = PLANES
+    compiled = COMPILED
 
     def _validate(self, o):
         o["board_size"] = check_int("board_size", o["board_size"], 5, 25, odd=True)
@@ -45,6 +47,9 @@ class LinGame(Game):
         self.geo_args = (geometry.height, geometry.width, o["line_length"], geometry.neighbours, geometry.degree)
         self.act_args = (*self.geo_args, o["komi"])
         return geometry
+
+    def kernel_params(self):
+        return (*self.act_args, self.komi_planes)
 
     def default_max_moves(self) -> int:
         # random play ends 9x9 games in under 100 moves; stones are removed, so allow ample room
@@ -90,9 +95,6 @@ class LinState(GameState):
         observe(self.board, self.alive, self.mask, self.s, player ^ self.flip, self.game.komi_planes, out)
         return out
 
-    def _rollout(self, seed, moves_left, trace, uniform):  # Lin's playouts are uniform either way
-        return lin_rollout(self.board, self.alive, self.mask, self.s, moves_left, *self.game.act_args, seed, trace)
-
     tints = (("in a living domain of black only", (40, 40, 40), 0.25),
              ("in a living domain of white only", (250, 250, 250), 0.35),
              ("in living domains of both", (200, 60, 60), 0.2))
@@ -102,3 +104,9 @@ class LinState(GameState):
 
 
 LinGame.state_class = LinState
+
+
+def evaluate(positions, game, side, opponent_to_act):
+    """The greedy evaluation (``GameDeclaration.evaluate``): the score margin, komi included."""
+    alive = positions.alive
+    return margin(alive[:, 0].sum(axis=1), alive[:, 1].sum(axis=1) + game.options["komi"], side)

@@ -46,7 +46,7 @@ Where things are:
 * :mod:`.mask`: the local rule of the legal mask and the low-link method;
 * :mod:`.regions`: the regions kept from move to move and a stone's update of everything;
 * :mod:`.turn`: the end rule, the scalar row and the declared fields, a whole action, the planes;
-* :mod:`.batch`: the batched env's kernels and the playouts of MCTS;
+* :mod:`.compiled`: the compiled interface the generic kernels call (the batched env, the playouts);
 * :mod:`.state`: :class:`LinageGame` and :class:`LinageState`.
 """
 from .layout import (BLOCKS, COLUMNS, FREE, HORIZONTAL_OWNS, H_STARTS, MEMO_DTYPE, NOT_EMPTY, RECHECK, ROWS, RUNS_DTYPE,
@@ -56,5 +56,18 @@ from .mask import decide_legal, lowlink_legal, on_line_without, search_line  # n
 from .regions import may_split, place_region_facts, place_stone, region_facts  # noqa: F401
 from .turn import (FIELDS, FREE_REGIONS, HORIZONTAL_POINTS, NUM_SCALARS, PASSES, PLANES, VERTICAL_POINTS, linage_act,
                    linage_analyse, linage_game_over, linage_planes, observe)  # noqa: F401
-from .batch import linage_batch_reset, linage_batch_step, linage_rollout  # noqa: F401
-from .state import LinageGame, LinageState  # noqa: F401
+from .compiled import COMPILED  # noqa: F401
+from .state import LinageGame, LinageState, evaluate  # noqa: F401
+from ...core.declaration import GameDeclaration
+from ...core.symmetry import square_axis_symmetries
+
+
+
+def symmetries(game):
+    """Vertical and Horizontal trade places under a quarter turn or a diagonal reflection: only the
+    reflections in the axes and the half turn keep the rules."""
+    return square_axis_symmetries(game.geometry.size)
+
+
+GAME = GameDeclaration(LinageGame, "Linage", evaluate, env_module="territory_envs.linage_v0", symmetries=symmetries,
+                       cold_seconds=(9, 18), picture_moves=30)

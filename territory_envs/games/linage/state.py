@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...core.evaluation import margin
 from ...core.game import Game, GameState
 from ...core.geometry import square
 from ...core.kernels import EMPTY, any_per_component, label_components
@@ -11,7 +12,7 @@ from ...core.options import check_int, check_number
 from .layout import HORIZONTAL_OWNS, VERTICAL_OWNS
 from .turn import (FIELDS, FREE_REGIONS, HORIZONTAL_POINTS, PASSES, PLANES, VERTICAL_POINTS, _game_over,
                    _winner_by_score, linage_act, linage_analyse, observe)
-from .batch import linage_rollout
+from .compiled import COMPILED
 
 
 class LinageGame(Game):
@@ -28,6 +29,7 @@ class LinageGame(Game):
     special_actions = ("pass",)
     option_defaults = {"board_size": 9, "line_length": 3, "komi": 0.5}
     planes = PLANES
+    compiled = COMPILED
 
     def _validate(self, o):
         o["board_size"] = check_int("board_size", o["board_size"], 3, 25)
@@ -42,6 +44,9 @@ class LinageGame(Game):
         self.geo_args = (geometry.height, geometry.width, o["line_length"], geometry.neighbours, geometry.degree)
         self.act_args = (*self.geo_args, o["komi"])
         return geometry
+
+    def kernel_params(self):
+        return (*self.geo_args, float(self.options["komi"]), self.komi_planes)
 
     def default_max_moves(self) -> int:
         # every placement fills a point and a pass is never followed by a pass in a live game,
@@ -97,10 +102,6 @@ class LinageState(GameState):
     def scores(self):
         return (self.points[0], self.points[1] + self.game.options["komi"])
 
-    def _rollout(self, seed, moves_left, trace, uniform):
-        return linage_rollout(self.board, self.mask, self.kind, self.memo, self.s, moves_left, *self.game.geo_args,
-                              self.game.options["komi"], uniform, seed, trace)
-
     def observation(self, player: int) -> np.ndarray:
         out = np.empty(self.game.obs_shape, dtype=np.int8)
         observe(self.board, self.kind, self.on_h, self.on_v, self.mask, self.s, player ^ self.flip,
@@ -122,3 +123,10 @@ class LinageState(GameState):
 
 
 LinageGame.state_class = LinageState
+
+
+def evaluate(positions, game, side, opponent_to_act):
+    """The greedy evaluation (``GameDeclaration.evaluate``): the score margin, komi included (early
+    on every placement leaves it at 0 and the greedy choice is random)."""
+    points = positions.scalars[:, [VERTICAL_POINTS, HORIZONTAL_POINTS]].astype(np.int64)
+    return margin(points[:, 0], points[:, 1] + game.options["komi"], side)

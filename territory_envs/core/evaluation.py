@@ -1,0 +1,46 @@
+"""The pieces of the games' greedy evaluations (``GameDeclaration.evaluate``), over ``k`` positions
+at once: the batched greedy opponent (``territory_envs.lookahead``) scores a batch's rows, the
+greedy agent (``agents.greedy``) one state as a batch of one (:func:`positions_of`)."""
+from __future__ import annotations
+
+import numpy as np
+
+
+class Positions:
+    """The first ``k`` rows of a batch's arrays (``board``, ``mask``, ``scalars`` and each declared
+    array under its name), read as attributes."""
+
+    def __init__(self, source, k: int):
+        self._source, self._k = source, k
+
+    def __getattr__(self, name):
+        return getattr(self._source, name)[:self._k]
+
+
+class _OneState:
+    def __init__(self, state):
+        self._state = state
+
+    def __getattr__(self, name):
+        return (self._state.s if name == "scalars" else getattr(self._state, name))[None]
+
+
+def positions_of(state):
+    """One state as one position of :class:`Positions`."""
+    return _OneState(state)
+
+
+def margin(first, second, side) -> np.ndarray:
+    """``side``'s points minus the other side's (``first``, ``second``: the sides' points)."""
+    return np.where(side == 0, first - second, second - first).astype(np.float64)
+
+
+def material(positions, game, side, opponent_to_act, extra=0) -> np.ndarray:
+    """Own stones minus enemy stones (plus ``extra``), less the opponent's mobility when it moves
+    next: its legal actions over ``num_actions + 1``, less than one stone (a player without a legal
+    action loses)."""
+    board = positions.board
+    own = np.count_nonzero(board == (side + 1)[:, None], axis=1)
+    enemy = np.count_nonzero(board == (2 - side)[:, None], axis=1)
+    mobility = np.where(opponent_to_act, positions.mask.sum(axis=1, dtype=np.int64), 0)
+    return (own - enemy + extra) - mobility / (game.num_actions + 1)
