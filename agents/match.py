@@ -63,7 +63,7 @@ def play_game(game: Game, agents: tuple[Agent, Agent], swap_sides: bool = False,
         if state.terminal:
             break
         state.apply(int(rng.choice(state.legal_actions())))
-    while not state.terminal and state.move_number < game.max_moves:
+    while not state.over:
         player = state.current_player
         try:
             state.apply(agents[player].act(state))

@@ -163,7 +163,7 @@ class MCTSAgent(Agent):
         played = 0  # playout actions in self._trace
         while True:
             state = node.state
-            if state.terminal or len(node.actions) == 0:
+            if state.over or len(node.actions) == 0:  # (truncated at max_moves, as the env: a draw)
                 result = _result(state)
                 break
             k = self._select(node)
@@ -259,7 +259,7 @@ def _prove(parent: Node, k: int) -> bool:
     """Record what is sure about child ``k`` of ``parent`` (a finished game, or a solved node) and
     update ``parent.status``; returns whether the parent became solved."""
     child = parent.children[k]
-    if child.state.terminal:
+    if child.state.over:
         winner = _result(child.state)
         sure = 0 if winner < 0 else (1 if winner == parent.player else -1)
     else:

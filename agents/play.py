@@ -141,7 +141,7 @@ class PlaySession:
     @property
     def over(self) -> bool:
         """Ended by the rules, or by the ``max_moves`` bound (a draw, as in the arena)."""
-        return self.state.terminal or self.state.move_number >= self.game.max_moves
+        return self.state.over
 
     def _agent_turn(self) -> None:
         side = self._side_name(1 - self.person)

@@ -11,7 +11,6 @@ import time
 
 import numpy as np
 
-from agents import RandomAgent
 
 from . import lin_v0
 
@@ -54,6 +53,7 @@ def main(argv=None) -> int:
           f"player_0 (greedy, Black) vs player_1 (random, White); ready in {time.perf_counter() - t0:.2f} s")
     print(textwrap.fill(env.unwrapped.game.explain(), 100) + "\n")
     rng = np.random.default_rng(args.seed)
+    from agents import RandomAgent  # (here, not at import: the env package never depends on agents)
     random_agent = RandomAgent(seed=args.seed)
     moves = 0
     for agent in env.agent_iter():

@@ -38,7 +38,9 @@ class RLlibTurnEnv(_MultiAgentEnv):
         from gymnasium import spaces
         super().__init__()
         config = dict(config or {})
-        self.game_name = config.pop("game", "lin")
+        if "game" not in config:
+            raise ValueError("RLlibTurnEnv: env_config must name the game, e.g. {'game': 'lin'} (ppo_config does)")
+        self.game_name = config.pop("game")
         self.env = make(self.game_name, **config)
         game = self.env.game
         self.possible_agents = list(self.env.possible_agents)

@@ -40,6 +40,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from .core.episode import check_illegal_action, check_seat, observation_space, outcome, visible_mask
 from .core.game import IllegalActionError, as_action
 from .core.options import check_choice, excerpt
 from .core.declaration import declared, declared_names
@@ -63,14 +64,43 @@ class _PolicyOpponent:
         return self.policy({"observation": state.observation(state.current_player), "action_mask": mask}, mask)
 
 
+class _RandomOpponent:
+    """The default opponent: uniform among the legal actions, seeded by ``reset``."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None):
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def act(self, state) -> int:
+        legal = state.legal_actions()
+        return int(legal[self.rng.integers(len(legal))])
+
+
+AGENT_PLUGINS = "territory_envs.agents"  # the entry-point group that resolves agent spec strings
+
+
+def agent_from_spec(spec: str, seed: int | None = None):
+    """The agent of a spec string (``"greedy"``, ``"mcts:64"``, ``"az"``), made by the package that
+    serves the entry point ``territory_envs.agents`` (``agents.make_agent``, installed beside this
+    package): the envs name no agent package."""
+    from importlib.metadata import entry_points
+    for point in entry_points(group=AGENT_PLUGINS, name="make_agent"):
+        return point.load()(spec, seed=seed)
+    raise ValueError(f"opponent {spec!r}: no package serves agent specs here (the agents package, installed "
+                     f"with territory_envs, does); pass an agent object with act(state) or a policy callable")
+
+
 def make_opponent(opponent, seed: int | None = None):
     """An object with ``act(state)`` from a spec string, an agent or a policy callable."""
     if isinstance(opponent, str):
-        try:
-            from agents import make_agent
-        except ImportError as err:  # the agents package ships beside territory_envs
-            raise ValueError(f"opponent {opponent!r}: the agents package is needed for spec strings ({err})") from None
-        return make_agent(opponent, seed=seed)
+        if opponent.strip() == "random":
+            return _RandomOpponent(seed)
+        return agent_from_spec(opponent, seed)
     if callable(getattr(opponent, "act", None)):
         return opponent
     if callable(opponent):
@@ -87,23 +117,16 @@ class SingleAgentEnv(gymnasium.Env):
         self.game = make_game(game, **options)
         self.opponent_spec = opponent
         self.opponent = make_opponent(opponent)
-        if seat not in ("alternate", "random", 0, 1) or isinstance(seat, bool):
-            raise ValueError(f"option seat={excerpt(seat)}: must be 'alternate', 'random', 0 or 1")
-        self.seat = seat
+        self.seat = check_seat(seat)
         self.obs_dtype = check_choice("obs_dtype", obs_dtype, ("int8", "float32"))
-        self.illegal_action = check_choice("illegal_action", illegal_action, ("raise", "lose"))
+        self.illegal_action = check_illegal_action(illegal_action)
         self.render_mode = check_choice("render_mode", render_mode, (None, *self.metadata["render_modes"]))
         g = self.game
-        dtype = np.float32 if self.obs_dtype == "float32" else np.int8
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(low=g.obs_low.astype(dtype), high=g.obs_high.astype(dtype), dtype=dtype),
-            "action_mask": spaces.Box(low=0, high=1, shape=(g.num_actions,), dtype=np.int8),
-        })
+        self.observation_space = observation_space(g, np.float32 if self.obs_dtype == "float32" else np.int8)
         self.action_space = spaces.Discrete(g.num_actions)
         self.state = None
         self.player = 0  # the agent's player index in the state
         self.episodes = 0
-        self._zero_mask = np.zeros(g.num_actions, dtype=np.int8)
 
     # --- gymnasium ---------------------------------------------------------------------------
     def reset(self, *, seed=None, options=None):
@@ -142,8 +165,7 @@ class SingleAgentEnv(gymnasium.Env):
             return self._observation(), -1.0, True, False, self._info(0, winner=1)
         state.apply(a)
         moves = self._opponent_moves()
-        terminated = state.terminal
-        truncated = not terminated and state.move_number >= self.game.max_moves
+        terminated, truncated = outcome(state)
         reward = float(state.returns()[self.player]) if terminated else 0.0
         if self.render_mode == "human":
             self.render()
@@ -166,8 +188,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     # --- inside ----------------------------------------------------------------------------------
     def _over(self) -> bool:
-        return (self.state.terminal or self.state.move_number >= self.game.max_moves
-                or getattr(self, "_lost_by_illegal", False))
+        return self.state.over or getattr(self, "_lost_by_illegal", False)
 
     def _opponent_moves(self) -> int:
         """Let the opponent move until the agent is to move or the game is over."""
@@ -188,8 +209,7 @@ class SingleAgentEnv(gymnasium.Env):
         planes = state.observation(self.player)
         if self.obs_dtype == "float32":
             planes = planes.astype(np.float32)
-        mask = state.mask.copy() if not self._over() and state.current_player == self.player else self._zero_mask.copy()
-        return {"observation": planes, "action_mask": mask}
+        return {"observation": planes, "action_mask": visible_mask(state, self.player, self._over())}
 
     def _info(self, opponent_moves: int, winner: int | None = None) -> dict:
         state = self.state

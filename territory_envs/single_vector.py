@@ -57,9 +57,10 @@ from gymnasium.vector.utils import batch_space
 
 from .core.game import IllegalActionError
 from .core.options import check_choice, excerpt
+from .core.episode import check_seat, check_seed, observation_space
 from .lookahead import BatchGreedy
 from .single import make_opponent
-from .vector import VectorEnv, _not_int, batch_actions
+from .vector import VectorEnv, batch_actions
 
 _INFO_KEYS = ("side", "winner", "score", "opponent_moves")
 
@@ -71,8 +72,7 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
 
     def __init__(self, game: str, num_envs: int = 64, opponent="random", seat="alternate", obs_dtype: str = "int8",
                  num_threads: int | None = None, **options):
-        if seat not in ("alternate", "random", 0, 1) or isinstance(seat, bool):
-            raise ValueError(f"option seat={excerpt(seat)}: must be 'alternate', 'random', 0 or 1")
+        seat = check_seat(seat)
         self.obs_dtype = check_choice("obs_dtype", obs_dtype, ("int8", "float32"))
         self.batch = VectorEnv(game, num_envs, num_threads=num_threads, **options)
         self.game = self.batch.game
@@ -95,11 +95,7 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
             else:
                 make_opponent(opponent)  # raises the ValueError that names what an opponent can be
         g, b = self.game, self.num_envs
-        dtype = np.float32 if self.obs_dtype == "float32" else np.int8
-        self.single_observation_space = spaces.Dict({
-            "observation": spaces.Box(low=g.obs_low.astype(dtype), high=g.obs_high.astype(dtype), dtype=dtype),
-            "action_mask": spaces.Box(low=0, high=1, shape=(g.num_actions,), dtype=np.int8),
-        })
+        self.single_observation_space = observation_space(g, np.float32 if self.obs_dtype == "float32" else np.int8)
         self.single_action_space = spaces.Discrete(g.num_actions)
         self.observation_space = batch_space(self.single_observation_space, b)
         self.action_space = batch_space(self.single_action_space, b)
@@ -113,8 +109,7 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
     def reset(self, *, seed=None, options=None):
         if options is not None and not isinstance(options, dict):
             raise ValueError(f"reset: options={excerpt(options)}: must be a dict or None")
-        if seed is not None and (_not_int(seed) or seed < 0):
-            raise ValueError(f"reset: seed={excerpt(seed)}: must be None or an integer >= 0")
+        seed = check_seed("reset", seed)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
             self.episodes[:] = 0

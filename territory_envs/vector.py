@@ -49,6 +49,7 @@ import numpy as np
 from .core.batch import batch_reset, batch_step, illegal_actions, sample_legal
 from .core.compile_cache import announce_compile
 from .core.fields import FLIP, TO_MOVE
+from .core.episode import check_seed
 from .core.game import GameState, IllegalActionError
 from .core.kernels import hash_insert, hash_rehash
 from .core.options import excerpt
@@ -136,8 +137,7 @@ class VectorEnv:
         """Start every game anew. The games hold no randomness; ``seed`` seeds the streams of
         :meth:`sample_actions` (``None``: fresh entropy the first time, else the streams go on).
         Returns ``(obs, info)``."""
-        if seed is not None and (_not_int(seed) or seed < 0):
-            raise ValueError(f"reset: seed={excerpt(seed)}: must be None or an integer >= 0")
+        seed = check_seed("reset", seed)
         if seed is not None or self._streams is None:
             self._streams = np.random.SeedSequence(seed).generate_state(self.num_envs, dtype=np.uint64)
         self.threads.begin()
@@ -221,7 +221,7 @@ class VectorEnv:
         pool = []
         for _ in range(games):
             state = self.game.new_state()
-            while not state.terminal and state.move_number < self.game.max_moves:
+            while not state.over:
                 pool.append(state.clone())
                 legal = state.legal_actions()
                 state.apply(int(legal[rng.integers(len(legal))]))

@@ -59,7 +59,7 @@ class BatchedSearch:
     def _descend(self, root: Node):
         path = []
         node = root
-        while node.expanded and not node.state.terminal:
+        while node.expanded and not node.state.over:  # (truncated at max_moves, as the env: a draw)
             i = self._select(node)
             path.append((node, i))
             child = node.children[i]
@@ -87,7 +87,7 @@ class BatchedSearch:
         return float(leaf.state.returns()[leaf.player])
 
     def expand_roots(self, roots: list) -> None:
-        todo = [r for r in roots if not r.expanded and not r.state.terminal]
+        todo = [r for r in roots if not r.expanded and not r.state.over]
         if todo:
             self._evaluate_and_expand(todo)
 
@@ -105,10 +105,10 @@ class BatchedSearch:
         for round_ in range(max(simulations, default=0)):
             paths, leaves = [], []
             for root, sims in zip(roots, simulations):
-                if round_ >= sims or root.state.terminal:
+                if round_ >= sims or root.state.over:
                     continue
                 path, leaf = self._descend(root)
-                if leaf.state.terminal:
+                if leaf.state.over:
                     self._backup(path, leaf, self._leaf_value(leaf))
                 else:
                     paths.append(path)

@@ -113,7 +113,7 @@ class SelfPlayWorker:
         return samples, stats
 
     def _finished(self, state) -> bool:
-        return state.terminal or state.move_number >= self.game.max_moves
+        return state.over
 
     def _move(self, live: list[_Game]) -> None:
         """One move in every live game: search (full or fast), record, play."""

@@ -32,6 +32,8 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 from pettingzoo.utils.env_logger import EnvLogger
 
 from .game import Game, GameState, IllegalActionError
+from .episode import (check_illegal_action, check_seed, illegal_returns, observation_space, scores_by_player,
+                      visible_mask, winner_of)
 from .options import check_bool, check_choice, excerpt
 
 AGENTS = ("player_0", "player_1")
@@ -49,13 +51,9 @@ class TerritoryEnv(AECEnv):
         self.render_overlays = check_bool("option render_overlays", render_overlays)  # tint derived facts
         self.game: Game = self.game_class(**options)
         self.render_mode = check_choice("render_mode", render_mode, (None, *self.metadata["render_modes"]))
-        self.illegal_action = check_choice("illegal_action", illegal_action, ("raise", "lose"))
+        self.illegal_action = check_illegal_action(illegal_action)
         self.possible_agents = list(AGENTS)
-        obs_space = spaces.Dict({
-            "observation": spaces.Box(low=self.game.obs_low, high=self.game.obs_high, dtype=np.int8),
-            "action_mask": spaces.Box(low=0, high=1, shape=(self.game.num_actions,), dtype=np.int8),
-        })
-        self.observation_spaces = {a: obs_space for a in AGENTS}
+        self.observation_spaces = {a: observation_space(self.game) for a in AGENTS}
         self.action_spaces = {a: spaces.Discrete(self.game.num_actions) for a in AGENTS}
         state_shape = (*self.game.obs_shape[:2], self.game.obs_shape[2] + 1)
         self.state_space = spaces.Box(
@@ -63,7 +61,6 @@ class TerritoryEnv(AECEnv):
             high=np.concatenate([self.game.obs_high, np.ones((*state_shape[:2], 1), np.int8)], axis=2),
             dtype=np.int8)
         self.game_state: GameState | None = None
-        self._zero_mask = np.zeros(self.game.num_actions, dtype=np.int8)
         self.np_random, _ = seeding.np_random(None)
 
     # --- spaces -------------------------------------------------------------------------------
@@ -77,9 +74,7 @@ class TerritoryEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None):
         """Start a new game. ``options={"swap_sides": True}`` gives the first side to player_1;
         ``options={"state": GameState}`` starts from a copy of that state (e.g. a search agent's)."""
-        if seed is not None and (isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer))
-                                 or seed < 0):
-            raise ValueError(f"reset: seed={excerpt(seed)}: must be None or an integer >= 0")
+        seed = check_seed("reset", seed)
         if options is not None and not isinstance(options, dict):
             raise ValueError(f"reset: options={excerpt(options)}: must be a dict or None")
         options = options or {}  # other keys are ignored, as Gymnasium envs do
@@ -135,11 +130,8 @@ class TerritoryEnv(AECEnv):
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
-            player = PLAYER[agent]
-            returns = np.zeros(2, dtype=np.float32)
-            returns[player], returns[1 - player] = -1.0, 1.0
             self._cumulative_rewards[agent] = 0.0
-            self._finish(returns, truncated=False, illegal=agent)
+            self._finish(illegal_returns(PLAYER[agent]), truncated=False, illegal=agent)
             self._accumulate_rewards()
             return
         # rewards stay zero until the step that ends the game, so the dicts are kept, not rebuilt
@@ -149,7 +141,7 @@ class TerritoryEnv(AECEnv):
         if state.terminal:
             self._finish(state.returns(), truncated=False)
             self._accumulate_rewards()
-        elif state.move_number >= self.game.max_moves:
+        elif state.truncated:
             self._finish(np.zeros(2, dtype=np.float32), truncated=True)
             self._accumulate_rewards()
         else:
@@ -165,11 +157,8 @@ class TerritoryEnv(AECEnv):
                 self.truncations[agent] = True
             else:
                 self.terminations[agent] = True
-        winner = int(np.argmax(returns)) if returns[0] != returns[1] else -1
-        scores = self.game_state.scores()
-        by_agent = (0.0, 0.0) if scores is None else tuple(
-            float(scores[self.game_state.side_of(i)]) for i in range(2))
-        self._end_facts = (winner, by_agent, -1 if illegal is None else PLAYER[illegal])
+        self._end_facts = (winner_of(returns), scores_by_player(self.game_state),
+                           -1 if illegal is None else PLAYER[illegal])
         self._update_infos()
 
     def _update_infos(self):
@@ -194,9 +183,8 @@ class TerritoryEnv(AECEnv):
         if agent not in PLAYER:
             raise ValueError(f"observe: no agent {excerpt(agent)}; the agents are {', '.join(AGENTS)}")
         state = self.game_state
-        on_move = not self._over and state.current_player == PLAYER[agent]
-        return {"observation": state.observation(PLAYER[agent]),
-                "action_mask": state.mask.copy() if on_move else self._zero_mask.copy()}
+        player = PLAYER[agent]
+        return {"observation": state.observation(player), "action_mask": visible_mask(state, player, self._over)}
 
     def last(self, observe: bool = True):
         if self.game_state is None:

@@ -308,6 +308,17 @@ class GameState(ABC):
     def is_terminal(self) -> bool:
         return self.terminal
 
+    @property
+    def truncated(self) -> bool:
+        """The game goes on but has reached ``game.max_moves`` actions: where every env truncates
+        the episode, and where the searches stop (a truncated game counts as a draw)."""
+        return not self.terminal and self.move_number >= self.game.max_moves
+
+    @property
+    def over(self) -> bool:
+        """Ended by the rules or truncated at ``max_moves``: no env plays it further."""
+        return self.terminal or self.move_number >= self.game.max_moves
+
     def returns(self) -> np.ndarray:
         """+1 / -1 / 0 per player (index 0 is ``player_0``); zeros while the game goes on."""
         out = np.zeros(2, dtype=np.float32)

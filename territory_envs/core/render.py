@@ -517,6 +517,7 @@ def default_cell_px(H: int, W: int) -> int:
     return max(32, 576 // max(int(H), int(W)))
 
 
+# (long: one picture drawn in order, board, tints, stones, labels; each part is a few lines of numpy)
 def render_rgb(kind: str, H: int, W: int, on_board, stones, *, overlays=(), last_move: int = -1,
                cell_px: int | None = None, coords: bool = True, cell_text=None) -> np.ndarray:
     """Picture of the board as a ``uint8 (height, width, 3)`` array.

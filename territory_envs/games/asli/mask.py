@@ -175,6 +175,7 @@ def range_groups(ev_group, next_other, x, y):
     return ev_group[x]
 
 
+# (long: one compiled pass over the DFS ranges; split, the parts would pass its nine scratch arrays along)
 @njit(cache=True)
 def dying_by_ranges(board, p, foe, st, disc, low, parent, size, visit, end, block, neighbours, degree, dying):
     """:func:`dying_groups` for a large region, with its :func:`region_events`: each part of
