@@ -5,8 +5,11 @@ import numpy as np
 from numba import njit
 
 from territory_envs.core.kernels import EMPTY, dfs_lowlink, label_equal_components
-from territory_envs.games.asli import DIRECT_WORK, SMALL_REGION, analyse_structure, asli_structure
-from territory_envs.games.linage import MEMO_DTYPE, RUNS_DTYPE, SEARCH_CAP, line_facts, memo_size, region_facts
+from territory_envs.games.asli.mask import DIRECT_WORK, analyse_structure
+from territory_envs.games.asli.structure import SMALL_REGION, asli_structure
+from territory_envs.games.linage.layout import MEMO_DTYPE, RUNS_DTYPE, SEARCH_CAP, memo_size
+from territory_envs.games.linage.lines import line_facts
+from territory_envs.games.linage.regions import region_facts
 
 
 @njit(cache=True)

@@ -53,7 +53,9 @@ def test_counting_rule_agrees_with_simulation_on_large_boards(size, small_region
     through the scan or the event ranges by their size (``small_region``), joining and dying groups
     are looked at directly or through lists of contacts by their size (``direct_work``); each way
     is checked alone too."""
-    from territory_envs.games.asli import DIRECT_WORK, SMALL_REGION, single_turn_legal
+    from territory_envs.games.asli.mask import DIRECT_WORK
+    from territory_envs.games.asli.structure import SMALL_REGION
+    from territory_envs.games.asli.rules import single_turn_legal
     from tests.kernel_helpers import analyse_asli
     game = make_game("asli", board_size=size)
     geo = game.geometry
@@ -89,7 +91,8 @@ def test_mask_agrees_with_simulation_on_random_boards(size, small_region, direct
     random play seldom builds), both sides, ban on and off: the mask against simulating each point,
     with every region through the event ranges and through the scan, and every joining or dying
     group looked at directly and through the lists of contacts."""
-    from territory_envs.games.asli import asli_structure, single_turn_legal
+    from territory_envs.games.asli.structure import asli_structure
+    from territory_envs.games.asli.rules import single_turn_legal
     from tests.kernel_helpers import analyse_asli
     geo = make_game("asli", board_size=size).geometry
     n = geo.num_cells
@@ -140,8 +143,8 @@ def test_structure_after_a_stone_matches_a_fresh_labelling(size):
     stone, before any capture, for both sides' stones on sampled empty points of every position
     of seeded random games: regions that stay whole, end, split or do not; and the structure the
     state keeps against a fresh labelling after every action (placements, captures, removals)."""
-    from territory_envs.games.asli import (MEMO_DTYPE, arcs_round, asli_structure, label_structure, memo_size,
-                                           structure_after_stone, structure_view)
+    from territory_envs.games.asli.structure import (MEMO_DTYPE, arcs_round, asli_structure, label_structure,
+                                                     memo_size, structure_after_stone, structure_view)
     game = make_game("asli", board_size=size, komi=2)
     geo = game.geometry
     n = geo.num_cells
@@ -176,7 +179,7 @@ def test_structure_after_a_stone_matches_a_fresh_labelling(size):
 def test_arcs_round_a_point_read_the_corners():
     """Two empty neighbours joined round the point by the empty corner between them are one arc;
     with that corner taken they are two (the region may split); no empty neighbour, no arc."""
-    from territory_envs.games.asli import arcs_round
+    from territory_envs.games.asli.structure import arcs_round
     board = np.ones((5, 5), dtype=np.int8)
     board[1:3, 2:4] = 0  # c4 d4 / c3 d3 empty (rows from the top)
     flat = board.reshape(-1)
@@ -197,7 +200,8 @@ def test_kept_structure_where_stones_flood_their_region_for_parts():
     """From 8x8 up a stone that may split its region floods it for its parts instead of labelling
     the board (FLOOD_PARTS_FROM): on 13x13 the kept structure equals a fresh labelling after every
     action of random games, and the mask equals one made from scratch."""
-    from territory_envs.games.asli import FLOOD_PARTS_FROM, arcs_round, asli_structure, structure_view
+    from territory_envs.games.asli.turn import FLOOD_PARTS_FROM
+    from territory_envs.games.asli.structure import arcs_round, asli_structure, structure_view
     game = make_game("asli", board_size=13)
     geo = game.geometry
     n = geo.num_cells

@@ -146,7 +146,7 @@ def test_captured_group_revives_the_joined_group_through_its_own_eye():
     merges with its cells into the joined group's region; no white stone touches a black one. The
     mask sees it when it looks at the dying groups directly and through their lists of contacts,
     and so does simulating the stone."""
-    from territory_envs.games.asli import single_turn_legal
+    from territory_envs.games.asli.rules import single_turn_legal
     from tests.kernel_helpers import analyse_asli
     rows = ["X..O.X.", ".X.O.X.", "...O.X.", "OOOO.X.", ".....X.", "XXXX.X.", "....O.."]
     s = asli_position(rows, to_move="black")

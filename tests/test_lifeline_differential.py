@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from territory_envs import make_game
+from territory_envs.games.lifeline import rules, structure
 from tests.reference.lifeline_reference import ReferenceLifeline
 
 # (side, games per pie)
@@ -107,7 +108,8 @@ def test_first_turn_masks_match_the_reference_on_loaded_positions(side):
 
 def test_local_rule_agrees_with_exact_simulation_on_large_boards():
     """Where every group lives, the ring argument's local rule equals exact simulation (side 9)."""
-    from territory_envs.games.lifeline import analyse, exact_single_mask
+    from territory_envs.games.lifeline.rules import analyse
+    from territory_envs.games.lifeline.mask import exact_single_mask
     game = make_game("lifeline", board_size=9)
     geo = game.geometry
     rng = np.random.default_rng(9)
@@ -133,9 +135,8 @@ def same_memo(kept, whole, board):
     regions and into groups (labels may differ, but each is a cell of its own region or group),
     the same group counts per region, the same life per group, the same placements per colour,
     and walls in ``kept`` no finer than those of ``whole``."""
-    from territory_envs.games import lifeline as rules
     n = board.size
-    for block, counts in ((rules.REGION, (rules.BLACK_GROUPS, rules.WHITE_GROUPS)), (rules.GROUP, (rules.LIFE,))):
+    for block, counts in ((structure.REGION, (structure.BLACK_GROUPS, structure.WHITE_GROUPS)), (structure.GROUP, (structure.LIFE,))):
         a, b = kept[block * n:(block + 1) * n], whole[block * n:(block + 1) * n]
         pairs = {(int(x), int(y)) for x, y in zip(a, b)}
         assert len({x for x, _ in pairs}) == len({y for _, y in pairs}) == len(pairs), "partitions differ"
@@ -144,8 +145,8 @@ def same_memo(kept, whole, board):
             assert x < 0 or a[x] == x, "a label is a cell of its region or group"
             for c in counts if x >= 0 else ():
                 assert kept[c * n + x] == whole[c * n + y], (block, c)
-    placeable = slice((rules.LIFE + 1) * n, (rules.LIFE + 3) * n)
-    counts = slice(rules.MEMO_BLOCKS * n, None)
+    placeable = slice((structure.LIFE + 1) * n, (structure.LIFE + 3) * n)
+    counts = slice(structure.MEMO_BLOCKS * n, None)
     assert (kept[placeable] == whole[placeable]).all() and (kept[counts] == whole[counts]).all(), "placements differ"
     assert walls_within(kept, whole, board), "a wall is split"
     return True
@@ -153,20 +154,18 @@ def same_memo(kept, whole, board):
 
 def wall_roots(memo, board):
     """Per cell, the root of its wall in games/lifeline/structure.py's union-find (-1 where the entry is -1)."""
-    from territory_envs.games import lifeline as rules
     n = board.size
     memo = memo.copy()
-    blocks = rules.memo_blocks(memo, n)
-    return np.array([rules.wall_of(blocks, i) if memo[rules.WALL * n + i] >= 0 else -1 for i in range(n)])
+    blocks = structure.memo_blocks(memo, n)
+    return np.array([structure.wall_of(blocks, i) if memo[structure.WALL * n + i] >= 0 else -1 for i in range(n)])
 
 
 def walls_within(kept, whole, board):
     """Every wall of ``whole`` (exact, as ``build_memo`` makes them) lies within one wall of
     ``kept``: the kept walls are the same or coarser, which is all that ``walls_apart`` needs."""
-    from territory_envs.games import lifeline as rules
     a, b = wall_roots(kept, board), wall_roots(whole, board)
     members = board != 0
-    members[rules.EXTERIOR] = True
+    members[structure.EXTERIOR] = True
     assert ((b >= 0) == members).all() and (a[members] >= 0).all()
     return all(len(set(a[members & (b == root)])) == 1 for root in set(b[members]))
 
@@ -177,7 +176,6 @@ def test_usual_turn_keeps_the_facts_of_the_position_analysed_whole(side, games):
     stones that the whole turn (``play_stone``: place, settle, analyse) removes, and keeps every
     derived fact equal to those of the position analysed whole (memo, links, living stones, the
     opponent's placements, whether every group lives), captures included."""
-    from territory_envs.games import lifeline as rules
     game = make_game("lifeline", board_size=side)
     geo = game.geometry
     n = geo.num_cells
@@ -194,7 +192,7 @@ def test_usual_turn_keeps_the_facts_of_the_position_analysed_whole(side, games):
                 continue
             board, memo = state.board.copy(), state.memo.copy()
             links, alive, mask = state.links.copy(), state.alive_cell.copy(), np.zeros(n, np.int8)
-            legal, all_alive = rules.usual_turn(board, action, state.to_move, memo, links, alive, mask,
+            legal, all_alive = structure.usual_turn(board, action, state.to_move, memo, links, alive, mask,
                                                 geo.neighbours, geo.degree)
             whole_board = state.board.copy()
             w_alive, w_links, w_mask = np.zeros(n, bool), np.zeros(n, np.int8), np.zeros(n, np.int8)
@@ -219,7 +217,6 @@ def test_walls_tell_a_region_that_splits_from_one_that_closes_round_a_stone(side
     neighbours form two or more arcs, ``walls_apart`` on the fresh walls is True exactly when
     R - p is one region, and on the kept walls only if it is."""
     from tests.kernel_helpers import label_regions
-    from territory_envs.games import lifeline as rules
     game = make_game("lifeline", board_size=side)
     geo = game.geometry
     n = geo.num_cells
@@ -232,16 +229,16 @@ def test_walls_tell_a_region_that_splits_from_one_that_closes_round_a_stone(side
         while not state.is_terminal():
             board = state.board
             fresh = state.memo.copy()
-            rules.build_walls(board, rules.memo_blocks(fresh, n), geo.neighbours, geo.degree)
+            structure.build_walls(board, structure.memo_blocks(fresh, n), geo.neighbours, geo.degree)
             roots = wall_roots(fresh, board)
             edge = [int(i) for i in np.flatnonzero(board) if geo.degree[i] < 6]
             flooded = np.full(n, -1)
-            flooded[rules.EXTERIOR] = rules.EXTERIOR
+            flooded[structure.EXTERIOR] = structure.EXTERIOR
             for start in [None] + [int(i) for i in np.flatnonzero(board)]:
                 if start is not None and flooded[start] >= 0:
                     continue
                 todo = list(edge) if start is None else [start]
-                label = rules.EXTERIOR if start is None else start
+                label = structure.EXTERIOR if start is None else start
                 flooded[todo] = label
                 while todo:
                     i = todo.pop()
@@ -254,7 +251,7 @@ def test_walls_tell_a_region_that_splits_from_one_that_closes_round_a_stone(side
             if state.pending < 0 and all(state.first_turn_done):
                 kept = state.memo.copy()
                 for p in np.flatnonzero((board == 0) & geo.on_board):
-                    rules.ring_of(p, geo.width, geo.neighbours, geo.degree, ring)
+                    structure.ring_of(p, geo.width, geo.neighbours, geo.degree, ring)
                     empty = [x >= 0 and board[x] == 0 for x in ring]
                     arcs = sum(empty[k] and not empty[k - 1] for k in range(6))
                     if arcs < 2:
@@ -263,8 +260,8 @@ def test_walls_tell_a_region_that_splits_from_one_that_closes_round_a_stone(side
                     filled[p] = 1
                     labels, _ = label_regions(filled, geo.on_board, geo.neighbours, geo.degree)
                     one_region = len({labels[x] for x in ring if x >= 0 and board[x] == 0}) == 1
-                    assert rules.walls_apart(board, ring, rules.memo_blocks(fresh, n)) == one_region
-                    apart = rules.walls_apart(board, ring, rules.memo_blocks(kept, n))
+                    assert structure.walls_apart(board, ring, structure.memo_blocks(fresh, n)) == one_region
+                    apart = structure.walls_apart(board, ring, structure.memo_blocks(kept, n))
                     assert one_region or not apart
                     coarser += one_region and not apart
                     verdicts[one_region] += 1

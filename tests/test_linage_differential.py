@@ -6,7 +6,7 @@ import pytest
 
 from territory_envs import make_game
 from territory_envs.core import kernels
-from territory_envs.games import linage
+from territory_envs.games.linage import layout
 from tests.reference.linage_reference import ReferenceLinage
 
 # (board_size, line_length, komi, games)
@@ -53,7 +53,7 @@ def same_regions(kept, whole):
             assert y >= 0 and a[n + x] == b[n + y] and a[2 * n + x] == b[2 * n + y], "line starts differ"
         else:
             assert y == -1
-    blocks, recheck = linage.BLOCKS * n, linage.RECHECK * n
+    blocks, recheck = layout.BLOCKS * n, layout.RECHECK * n
     assert a[blocks] == b[blocks] == len(pairs - {(-1, -1)}), "label count"
     assert sorted(a[recheck:recheck + a[blocks + 1]]) == sorted(b[recheck:recheck + b[blocks + 1]]), "searched cells"
     return True

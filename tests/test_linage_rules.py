@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from territory_envs import IllegalActionError
-from territory_envs.games.linage import FREE, HORIZONTAL_OWNS, VERTICAL_OWNS
+from territory_envs.games.linage.layout import FREE, HORIZONTAL_OWNS, VERTICAL_OWNS
 from tests.positions import cells_at, linage_position
 
 

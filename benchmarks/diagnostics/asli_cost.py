@@ -40,6 +40,7 @@ from numba import njit
 
 from territory_envs.core.kernels import random_set_index
 from territory_envs.games import asli
+from territory_envs.games.asli import mask, structure, turn
 
 
 def recorded_positions(game, games, seed):
@@ -49,11 +50,11 @@ def recorded_positions(game, games, seed):
     for _ in range(games):
         state = game.new_state()
         while not state.is_terminal():
-            side = int(state.s[asli.TO_MOVE])
-            if state.s[asli.FIRST_BLACK + side] == 1:
+            side = int(state.s[turn.TO_MOVE])
+            if state.s[turn.FIRST_BLACK + side] == 1:
                 boards.append(state.board.copy())
                 sides.append(side)
-                bans.append(bool(state.s[asli.LAST_MINIMAL]))
+                bans.append(bool(state.s[turn.LAST_MINIMAL]))
             state.apply(int(rng.choice(state.legal_actions())))
     return np.array(boards), np.array(sides, dtype=np.int32), np.array(bans)
 
@@ -66,10 +67,10 @@ def structure_loop(boards, sides, bans, with_mask, on_board, neighbours, degree)
     danger = np.zeros(n, dtype=np.bool_)
     total = 0
     for i in range(boards.shape[0]):
-        st = asli.asli_structure(boards[i], on_board, neighbours, degree)
+        st = structure.asli_structure(boards[i], on_board, neighbours, degree)
         total += st.n_regions
         if with_mask:
-            total += asli.analyse_structure(boards[i], sides[i], bans[i], True, st, on_board, neighbours, degree,
+            total += mask.analyse_structure(boards[i], sides[i], bans[i], True, st, on_board, neighbours, degree,
                                             mask, owner, danger)[1]
     return total
 
@@ -87,12 +88,12 @@ def stone_loop(mode, boards, memos, sides, points, arcs, on_board, neighbours, d
         if mode == 1:
             board[:] = boards[i]
             board[points[i]] = sides[i] + 1
-            total += asli.label_structure(board, memo, on_board, neighbours, degree).n_groups
+            total += structure.label_structure(board, memo, on_board, neighbours, degree).n_groups
         elif mode == 2:
             board[:] = boards[i]
             board[points[i]] = sides[i] + 1
-            st = asli.structure_view(memo, n, neighbours.shape[1])
-            total += asli.structure_after_stone(st, memo, board, points[i], sides[i], arcs[i], neighbours,
+            st = structure.structure_view(memo, n, neighbours.shape[1])
+            total += structure.structure_after_stone(st, memo, board, points[i], sides[i], arcs[i], neighbours,
                                                 degree).n_groups
     return total
 
@@ -102,10 +103,10 @@ def stone_rows(boards, sides, tables, seconds, repeats):
     the arcs round the stone (see the module's docstring)."""
     rng = np.random.default_rng(2)
     points = np.array([rng.choice(np.flatnonzero(b == 0)) for b in boards])
-    arcs = np.array([asli.arcs_round(b, p) for b, p in zip(boards, points)])
-    memos = np.zeros((len(boards), asli.memo_size(boards.shape[1], tables[1].shape[1])), dtype=asli.MEMO_DTYPE)
+    arcs = np.array([structure.arcs_round(b, p) for b, p in zip(boards, points)])
+    memos = np.zeros((len(boards), structure.memo_size(boards.shape[1], tables[1].shape[1])), dtype=structure.MEMO_DTYPE)
     for board, memo in zip(boards, memos):
-        asli.label_structure(board, memo, *tables)
+        structure.label_structure(board, memo, *tables)
     rows = {}
     for k, name in enumerate(("ends", "stays whole", "may split")):
         pick = np.minimum(arcs, 2) == k
@@ -147,14 +148,14 @@ def play_loop(steps, lockstep, board, mask, owner, danger, scalars, seen, memo, 
             s = scalars[e]
             if e == 0 or not lockstep:
                 action = random_set_index(mask[e], mask.shape[1])
-            asli.act(board[e], mask[e], owner[e], danger[e], s, seen[e], memo[e], action, keys, side_key, on_board,
+            turn.act(board[e], mask[e], owner[e], danger[e], s, seen[e], memo[e], action, keys, side_key, on_board,
                      neighbours, degree)
             moves[e] += 1
-            if s[asli.TERMINAL] == 1 or moves[e] == MAX_TURNS:
+            if s[turn.TERMINAL] == 1 or moves[e] == MAX_TURNS:
                 moves[e] = 0
-                asli.new_game(board[e], mask[e], owner[e], danger[e], s, seen[e], memo[e], 0, keys, side_key,
+                turn.new_game(board[e], mask[e], owner[e], danger[e], s, seen[e], memo[e], 0, keys, side_key,
                               on_board, neighbours, degree)
-            asli.observe(board[e], mask[e], owner[e], danger[e], s, s[asli.TO_MOVE], points, obs[e])
+            turn.observe(board[e], mask[e], owner[e], danger[e], s, s[turn.TO_MOVE], points, obs[e])
 
 
 def median_us(run, count, seconds, repeats):
@@ -199,13 +200,13 @@ def main(argv=None) -> int:
         mask = np.zeros((games, n + 1), dtype=np.int8)
         owner = np.zeros((games, n), dtype=np.int8)
         danger = np.zeros((games, n), dtype=np.bool_)
-        scalars = np.zeros((games, asli.NUM_SCALARS), dtype=np.int32)
+        scalars = np.zeros((games, turn.NUM_SCALARS), dtype=np.int32)
         seen = np.zeros((games, 4096), dtype=np.uint64)  # a power of two, over twice MAX_TURNS
-        memo = np.zeros((games, asli.memo_size(n, geo.neighbours.shape[1])), dtype=asli.MEMO_DTYPE)
+        memo = np.zeros((games, structure.memo_size(n, geo.neighbours.shape[1])), dtype=structure.MEMO_DTYPE)
         moves = np.zeros(games, dtype=np.int32)
         obs = np.zeros((games, height, width, planes), dtype=np.int8)
         for e in range(games):
-            asli.new_game(board[e], mask[e], owner[e], danger[e], scalars[e], seen[e], memo[e], 0, *game.zobrist,
+            turn.new_game(board[e], mask[e], owner[e], danger[e], scalars[e], seen[e], memo[e], 0, *game.zobrist,
                           *tables)
         steps = max(1, 4096 // games)
         run = (lambda: play_loop(steps, lockstep, board, mask, owner, danger, scalars, seen, memo, moves, *game.zobrist,

@@ -25,6 +25,7 @@ import argparse
 import numpy as np
 
 from territory_envs.games import asli
+from territory_envs.games.asli import structure, turn
 
 
 def clean_shares(board, changed, st, neighbours, degree):
@@ -65,7 +66,7 @@ def check_clean_shares() -> None:
     geo = make_game("asli", board_size=5).geometry
     board = np.zeros(25, dtype=np.int8)
     board[2::5] = 1  # column c: one black group between region a-b and region d-e
-    st = asli.asli_structure(board, geo.on_board, geo.neighbours, geo.degree)
+    st = structure.asli_structure(board, geo.on_board, geo.neighbours, geo.degree)
     changed = np.zeros(25, dtype=bool)
     assert clean_shares(board, changed, st, geo.neighbours, geo.degree) == (20, 20, 20)
     changed[0] = True  # a corner of region a-b: not next to the black group
@@ -90,12 +91,12 @@ def main(argv=None) -> int:
         state = game.new_state()
         last_turn = {}  # side -> the board at the start of its last single-stone turn
         while not state.is_terminal():
-            side = int(state.s[asli.TO_MOVE])
-            single = state.s[asli.FIRST_BLACK + side] == 1 and state.s[asli.PENDING] < 0
+            side = int(state.s[turn.TO_MOVE])
+            single = state.s[turn.FIRST_BLACK + side] == 1 and state.s[turn.PENDING] < 0
             if single:
                 board = state.board.copy()
                 if side in last_turn:
-                    st = asli.asli_structure(board, geo.on_board, geo.neighbours, geo.degree)
+                    st = structure.asli_structure(board, geo.on_board, geo.neighbours, geo.degree)
                     counts = clean_shares(board, board != last_turn[side], st, geo.neighbours, geo.degree)
                     empty, one, two = empty + counts[0], one + counts[1], two + counts[2]
                     positions += 1

@@ -36,7 +36,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspa
 import territory_envs  # noqa: E402
 from benchmarks.diagnostics.asli_cost import median_us  # noqa: E402
 from territory_envs.core.kernels import random_set_index  # noqa: E402
-from territory_envs.games import lifeline  # noqa: E402
+from territory_envs.games.lifeline import compiled, row, structure, turn
 
 PASSES = 20  # over the recorded positions, per timed call
 KINDS = ("first stone, Black", "second stone, Black", "first stone, White", "second stone, White", "usual turn")
@@ -44,10 +44,10 @@ KINDS = ("first stone, Black", "second stone, Black", "first stone, White", "sec
 
 def kind_of(s):
     """The kind (index in KINDS) of a placement from a position with scalars ``s``."""
-    side = int(s[lifeline.TO_MOVE])
-    if s[lifeline.PENDING] >= 0:
+    side = int(s[row.TO_MOVE])
+    if s[row.PENDING] >= 0:
         return 1 if side == 0 else 3
-    if s[lifeline.FIRST_BLACK + side] == 0:
+    if s[row.FIRST_BLACK + side] == 0:
         return 0 if side == 0 else 2
     return 4
 
@@ -60,9 +60,9 @@ def usual_case(game, board, memo, side, p):
     (``remove_dead_groups``) the caller knows."""
     neighbours, degree = game.kernel_args[1:]
     ring = np.full(6, -1, dtype=np.int32)
-    lifeline.ring_of(p, game.geometry.width, neighbours, degree, ring)
-    friends, _, arcs, _ = lifeline.round_the_stone(board, side + 1, ring, memo, np.zeros(12, dtype=np.int32))
-    return arcs > 1 and not lifeline.walls_apart(board, ring, memo.copy()), friends >= 2
+    structure.ring_of(p, game.geometry.width, neighbours, degree, ring)
+    friends, _, arcs, _ = structure.round_the_stone(board, side + 1, ring, memo, np.zeros(12, dtype=np.int32))
+    return arcs > 1 and not structure.walls_apart(board, ring, memo.copy()), friends >= 2
 
 
 def recorded_positions(game, games, seed):
@@ -102,7 +102,7 @@ def act_loop(passes, play, board, mask, alive_cell, links, memo, s, actions, pie
             me[:] = memo[i]
             sc[:] = s[i]
             if play:
-                lifeline.act(b, m, a, li, me, sc, actions[i], pie, on_board, neighbours, degree)
+                turn.act(b, m, a, li, me, sc, actions[i], pie, on_board, neighbours, degree)
     return b[0]
 
 
@@ -110,7 +110,7 @@ def act_loop(passes, play, board, mask, alive_cell, links, memo, s, actions, pie
 def observe_loop(passes, board, mask, alive_cell, links, s, pie, points, on_board, out):
     for _ in range(passes):
         for i in range(board.shape[0]):
-            lifeline.observe(board[i], mask[i], alive_cell[i], links[i], s[i], s[i, lifeline.TO_MOVE], pie, points,
+            turn.observe(board[i], mask[i], alive_cell[i], links[i], s[i], s[i, row.TO_MOVE], pie, points,
                              on_board, out)
     return out[0, 0, 0]
 
@@ -118,7 +118,7 @@ def observe_loop(passes, board, mask, alive_cell, links, s, pie, points, on_boar
 @njit
 def new_game_loop(count, board, mask, alive_cell, links, memo, s, pie, komi, on_board, neighbours, degree):
     for _ in range(count):
-        lifeline.new_game(board, mask, alive_cell, links, memo, s, pie, komi, on_board, neighbours, degree)
+        turn.new_game(board, mask, alive_cell, links, memo, s, pie, komi, on_board, neighbours, degree)
     return mask[0]
 
 
@@ -137,21 +137,21 @@ def play_loop(steps, lockstep, board, mask, alive_cell, links, memo, scalars, mo
             s = scalars[e]
             if e == 0 or not lockstep:
                 action = random_set_index(mask[e], mask.shape[1])
-            lifeline.act(board[e], mask[e], alive_cell[e], links[e], memo[e], s, action, pie, on_board, neighbours,
+            turn.act(board[e], mask[e], alive_cell[e], links[e], memo[e], s, action, pie, on_board, neighbours,
                          degree)
             moves[e] += 1
-            if s[lifeline.TERMINAL] == 1 or moves[e] == MAX_TURNS:
+            if s[row.TERMINAL] == 1 or moves[e] == MAX_TURNS:
                 moves[e] = 0
-                lifeline.new_game(board[e], mask[e], alive_cell[e], links[e], memo[e], s, pie, komi, on_board,
+                turn.new_game(board[e], mask[e], alive_cell[e], links[e], memo[e], s, pie, komi, on_board,
                                   neighbours, degree)
-            lifeline.observe(board[e], mask[e], alive_cell[e], links[e], s, s[lifeline.TO_MOVE], pie, points,
+            turn.observe(board[e], mask[e], alive_cell[e], links[e], s, s[row.TO_MOVE], pie, points,
                              on_board, obs[e])
 
 
 def batch_rows(game, seconds, repeats, games=256):
     """Microseconds per step of ``games`` independent games, and of as many in lockstep."""
     rows = {}
-    board, mask, s, alive_cell, links, memo = lifeline.start_template(game)
+    board, mask, s, alive_cell, links, memo = compiled.start_template(game)
     template = (board, mask, alive_cell, links, memo, s)  # play_loop's order
     pie, komi, points = game.pie_index, game.options["komi"], game.geometry.num_points
     for lockstep in (False, True):
@@ -214,7 +214,7 @@ def main(argv=None) -> int:
     usual = np.flatnonzero(kinds == 4)
     cases = {}
     for i in usual:
-        split, join = usual_case(game, rows["board"][i], rows["memo"][i], int(rows["s"][i][lifeline.TO_MOVE]),
+        split, join = usual_case(game, rows["board"][i], rows["memo"][i], int(rows["s"][i][row.TO_MOVE]),
                                  int(actions[i]))
         cases.setdefault((split, join, bool(removed[i])), []).append(i)
     print("\nthe usual turn by what it does:\n")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 
 STAMP = "numba_sources.sha256"
 
@@ -75,8 +76,8 @@ _announced: set = set()  # (game, "env" or "vector") told in this process
 
 def _dispatchers(game: str, batch: bool) -> list:
     """``(dispatcher, game type or None)`` for the cached numba kernels ``game``'s first use runs:
-    the generic batch step (compiled per game, so the entry of ``game``'s type) or the kernels the
-    game's package exports (its turn, mask and planes)."""
+    the generic batch step (compiled per game, so the entry of ``game``'s type) or the kernels of
+    the game's package (its turn, mask and planes: every module of it imported with its Game class)."""
     import importlib
 
     from numba.core.dispatcher import Dispatcher
@@ -85,9 +86,11 @@ def _dispatchers(game: str, batch: bool) -> list:
     if batch:
         from .batch import batch_step
         return [(batch_step, compiled.numba_type)]
-    module = importlib.import_module(compiled.functions["act"].py_func.__module__.rsplit(".", 1)[0])
-    return [(obj, None) for obj in vars(module).values()
-            if isinstance(obj, Dispatcher) and obj.py_func.__module__.startswith(module.__name__)
+    package = compiled.functions["act"].py_func.__module__.rsplit(".", 1)[0]
+    importlib.import_module(package)
+    modules = [m for name, m in list(sys.modules.items()) if name.startswith(package + ".") and m is not None]
+    return [(obj, None) for module in modules for obj in vars(module).values()
+            if isinstance(obj, Dispatcher) and obj.py_func.__module__ == module.__name__
             and hasattr(obj._cache, "_cache_file")]
 
 

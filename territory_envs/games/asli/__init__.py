@@ -56,23 +56,10 @@ Where things are:
 * :mod:`.compiled`: the compiled interface the generic kernels call (the batched env, the playouts);
 * :mod:`.state`: :class:`AsliGame` and :class:`AsliState`.
 """
-from .rules import (BLACK_OWNS, MAX_PRISON, NOBODY, WHITE_OWNS, first_stone_mask, is_incursion, pair_turn_legal,
-                    place_and_capture, placement_legal, second_stone_mask, single_turn_legal)  # noqa: F401
-from .structure import (MEMO_DTYPE, MEMO_GROUPS, MEMO_HEAD, MEMO_REGIONS, MEMO_VALID, RING_COLS, RING_ROWS,
-                        SMALL_REGION, Structure, arcs_round, asli_structure, capture_dead, count_pairs, label_structure,
-                        memo_size, regions_per_group, replace_list, split_region, structure_after_stone, structure_view,
-                        touches_elsewhere, touches_region_without)  # noqa: F401
-from .mask import (CONTACTS, DIRECT_WORK, add_contact, all_dependents, analyse_structure, captures_revive,
-                   captures_revive_listed, children_of, contact_lists_room, dying_by_ranges, dying_groups, event_arrays,
-                   fill_contact_lists, friend_outside, joined_groups_live, joined_groups_live_listed,
-                   lists_name_another, range_groups, region_events, seen_group_before)  # noqa: F401
-from .turn import (FIELDS, FIRST_BLACK, FIRST_WHITE, FLIP, FLOOD_PARTS_FROM, LAST_MINIMAL, NUM_SCALARS, OUT_PRISON,
-                   PENDING, PENDING_MINIMAL, PLANES, PRISON_BLACK, PRISON_WHITE, ROLLOUT_TESTS, SEEN_COUNT, TERMINAL,
-                   TO_MOVE, WINNER, act, asli_planes, compute_mask, current_structure, mask_from_structure, new_game,
-                   observe, outcome, zobrist_hash, zobrist_keys)  # noqa: F401
-from .compiled import COMPILED  # noqa: F401
-from .state import AsliGame, AsliState, evaluate  # noqa: F401
+from .state import AsliGame, AsliState, evaluate
 from ...core.declaration import GameDeclaration
 
 GAME = GameDeclaration(AsliGame, "Asli", evaluate, env_module="territory_envs.asli_v0",
                        cold_seconds=(20, 37), picture_moves=24)
+
+__all__ = ["GAME", "AsliGame", "AsliState"]  # the public face; the kernels are imported from their modules

@@ -45,20 +45,10 @@ Where things are:
 * :mod:`.compiled`: the compiled interface the generic kernels call (the batched env, the playouts);
 * :mod:`.state`: :class:`LifelineGame` and :class:`LifelineState`.
 """
-from .structure import (BLACK_GROUPS, COUNT, EXTERIOR, GROUP, LIFE, MEMO_BLOCKS, MEMO_DTYPE, PLACE,  # noqa: F401
-                        REGION, WALL, WHITE_GROUPS, build_memo, build_walls, clear_placeable, endow_region,
-                        enemies_touch_arcs, free_cells, gifts, join_friends, join_walls, link_cell, link_colour,
-                        memo_blocks, memo_size, placement_counts, relabel_region, relink, remove_dead_groups, ring_of,
-                        round_the_stone, set_placeable, split_region, usual_turn, wall_of, walls_apart)
-from .rules import PIES, analyse, describe, play_stone, settle  # noqa: F401
-from .row import (ALL_ALIVE, FIELDS, FIRST_BLACK, FIRST_WHITE, FLIP, KOMI_LEFT, NUM_SCALARS, PENDING,  # noqa: F401
-                  REMOVAL_ON, SWAP_USED, TERMINAL, TO_MOVE, WINNER, start_slots, swap_available)
-from .mask import (exact_single_mask, finish_mask, first_stone_mask, second_stone_mask,  # noqa: F401
-                   turn_changes_board)
-from .turn import CELL_WORDS, PLANES, act, komi_plane, lifeline_planes, new_game, observe, refresh  # noqa: F401
-from .compiled import COMPILED, contested_cell, start_template  # noqa: F401
-from .state import LifelineGame, LifelineState, evaluate  # noqa: F401
+from .state import LifelineGame, LifelineState, evaluate
 from ...core.declaration import GameDeclaration
 
 GAME = GameDeclaration(LifelineGame, "Lifeline", evaluate, env_module="territory_envs.lifeline_v0",
                        cold_seconds=(17, 27), picture_moves=14)
+
+__all__ = ["GAME", "LifelineGame", "LifelineState"]  # the public face; the kernels are imported from their modules

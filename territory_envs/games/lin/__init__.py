@@ -30,13 +30,10 @@ Where things are:
 * :mod:`.compiled`: the compiled interface the generic kernels call (the batched env, the playouts);
 * :mod:`.state`: :class:`LinGame` and :class:`LinState`.
 """
-from .rules import (RING, domain_survives, has_dead_stones, lin_scores, line_next_to, living_domains, place_lin,
-                    refresh_lin)  # noqa: F401
-from .turn import (CONTESTED, FIELDS, NUM_SCALARS, PLANES, lin_act, lin_game_over, lin_new_game, lin_planes,  # noqa: F401
-                   observe)
-from .compiled import COMPILED  # noqa: F401
-from .state import LinGame, LinState, evaluate  # noqa: F401
+from .state import LinGame, LinState, evaluate
 from ...core.declaration import GameDeclaration
 
 GAME = GameDeclaration(LinGame, "Lin", evaluate, env_module="territory_envs.lin_v0",
                        cold_seconds=(3, 7), picture_moves=24)
+
+__all__ = ["GAME", "LinGame", "LinState"]  # the public face; the kernels are imported from their modules

@@ -49,18 +49,9 @@ Where things are:
 * :mod:`.compiled`: the compiled interface the generic kernels call (the batched env, the playouts);
 * :mod:`.state`: :class:`LinageGame` and :class:`LinageState`.
 """
-from .layout import (BLOCKS, COLUMNS, FREE, HORIZONTAL_OWNS, H_STARTS, MEMO_DTYPE, NOT_EMPTY, RECHECK, ROWS, RUNS_DTYPE,
-                     SEARCH_CAP, VERTICAL_OWNS, V_STARTS, in_span, memo_size, pack_span, region_kind)  # noqa: F401
-from .lines import cell_line_facts, line_facts, lines_through, mark_neighbours, place_line_facts  # noqa: F401
-from .mask import decide_legal, lowlink_legal, on_line_without, search_line  # noqa: F401
-from .regions import may_split, place_region_facts, place_stone, region_facts  # noqa: F401
-from .turn import (FIELDS, FREE_REGIONS, HORIZONTAL_POINTS, NUM_SCALARS, PASSES, PLANES, VERTICAL_POINTS, linage_act,
-                   linage_analyse, linage_game_over, linage_planes, observe)  # noqa: F401
-from .compiled import COMPILED  # noqa: F401
-from .state import LinageGame, LinageState, evaluate  # noqa: F401
+from .state import LinageGame, LinageState, evaluate
 from ...core.declaration import GameDeclaration
 from ...core.symmetry import square_axis_symmetries
-
 
 
 def symmetries(game):
@@ -71,3 +62,5 @@ def symmetries(game):
 
 GAME = GameDeclaration(LinageGame, "Linage", evaluate, env_module="territory_envs.linage_v0", symmetries=symmetries,
                        cold_seconds=(9, 18), picture_moves=30)
+
+__all__ = ["GAME", "LinageGame", "LinageState"]  # the public face; the kernels are imported from their modules
