@@ -484,10 +484,11 @@ def regions_next_to(board, cell, on_board, neighbours, degree):
 
 
 @njit(cache=True)
-def percent(k, total):
-    """round(100 * k / total), halves rounded up, clipped to [0, 100]: the scale of the int8
-    constant planes that carry counts (komi, prisoners)."""
-    return max(0, min(100, (200 * k + total) // (2 * total)))
+def percent(k, total, low=0):
+    """round(100 * k / total), halves rounded up, clipped to [low, 100]: the scale of the int8
+    constant planes that carry counts and komi (every game's, one rounding rule; ``low=-100`` for
+    a komi that may be negative, ``k`` may be fractional)."""
+    return max(low, min(100, int(np.floor((200.0 * k + total) / (2.0 * total)))))
 
 
 # --- a set of 64-bit position hashes, as an open-addressing table (0 marks a free slot; its size is

@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit
 
 from ...core.kernels import EMPTY, adjacent, has_sharing_partner, is_listed, liveness
-from .row import ALL_ALIVE, FIRST_BLACK, KOMI_LEFT, PENDING, REMOVAL_ON, TO_MOVE, swap_available
+from .row import ALL_ALIVE, FIRST_BLACK, PENDING, REMOVAL_FROM, REMOVAL_ON, STRONG, TO_MOVE, komi_spend_legal, swap_available
 from .structure import GROUP, LIFE, REGION, memo_blocks
 
 
@@ -131,10 +131,10 @@ def finish_mask(board, mask, memo, s, pie, on_board, neighbours, degree):
         start = board.copy()
         start[s[PENDING]] = EMPTY
         second_stone_mask(start, side, s[PENDING], own == 1, memo, on_board, neighbours, degree, cells)
-    elif pie == 0 and s[FIRST_BLACK + side] == 0:
+    elif pie == STRONG and s[FIRST_BLACK + side] == 0:
         first_stone_mask(board, side, own == 0, on_board, neighbours, degree, cells)
     elif s[REMOVAL_ON] == 0:
-        if stones + 1 >= 4:  # this turn brings the fourth stone: it removes
+        if stones + 1 >= REMOVAL_FROM:  # this turn brings the fourth stone: it removes
             exact_single_mask(board, side, True, on_board, neighbours, degree, cells)
         else:
             for i in range(n):
@@ -147,5 +147,4 @@ def finish_mask(board, mask, memo, s, pie, on_board, neighbours, degree):
             has_placement = True
             break
     mask[n] = swap_available(s, pie)
-    mask[n + 1] = (pie == 2 and side == 1 and s[REMOVAL_ON] == 1 and s[KOMI_LEFT] > 0 and has_placement
-                   and s[PENDING] < 0)
+    mask[n + 1] = komi_spend_legal(s, pie, side, has_placement)

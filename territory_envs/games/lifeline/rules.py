@@ -9,8 +9,6 @@ from numba import njit
 from ...core.kernels import EMPTY, liveness
 from .structure import build_memo
 
-PIES = ("strong", "weak", "komi")
-
 
 @njit(cache=True)
 def settle(board, side, on_board, neighbours, degree, links=None):

@@ -10,8 +10,8 @@ from ...core.game import Game, GameState
 from ..first_turns import check_first_turns
 from ...core.geometry import hexhex
 from ...core.options import check_choice, check_int, check_number
-from .rules import PIES
-from .row import (ALL_ALIVE, FIELDS, FIRST_BLACK, FIRST_WHITE, KOMI_LEFT, PENDING, REMOVAL_ON, SWAP_USED, start_slots,
+from .row import (ALL_ALIVE, FIELDS, FIRST_BLACK, FIRST_WHITE, KOMI, KOMI_LEFT, PENDING, PIES, REMOVAL_FROM, REMOVAL_ON,
+                  STRONG, SWAP_USED, start_slots,
                   swap_available)
 from .turn import PLANES, act, observe, refresh
 from .compiled import COMPILED, start_template
@@ -95,21 +95,21 @@ class LifelineState(GameState):
     def _load_extra(self, data):
         g = self.game
         pending = self.pending
-        if pending >= 0 and (self.board[pending] != self.to_move + 1 or g.pie_index != 0
+        if pending >= 0 and (self.board[pending] != self.to_move + 1 or g.pie_index != STRONG
                              or self.first_turn_done[self.to_move]):
             raise ValueError("state dict: 'pending' must be -1 or the first stone of the mover's first turn "
                              "(strong pie)")
-        if self.swap_used and g.pie_index == 2:
+        if self.swap_used and g.pie_index == KOMI:
             raise ValueError("state dict: 'swap_used': the komi pie has no swap")
 
     def _rules_end(self):
-        # the player to act with no legal action loses: the last to place wins
+        # the player to act with no legal action loses: the last to place wins (row.last_to_place_wins)
         return (False, -1) if self.mask.any() else (True, 1 - self.to_move)
 
     def _check_position(self):
         g = self.game
-        check_first_turns(self.board, self.to_move, self.pending, self.first_turn_done, double=g.pie_index == 0)
-        if not self.removal_on and (g.pie_index == 0 or np.count_nonzero(self.board) >= 4):
+        check_first_turns(self.board, self.to_move, self.pending, self.first_turn_done, double=g.pie_index == STRONG)
+        if not self.removal_on and (g.pie_index == STRONG or np.count_nonzero(self.board) >= REMOVAL_FROM):
             raise ValueError("state dict: 'removal_on' must be true under the strong pie and once four stones "
                              "have been placed")
         if self.removal_on and self.pending < 0 and not self.all_alive:

@@ -8,10 +8,10 @@ from numba import njit
 
 from ...core.fields import clear_row, head_code
 from ...core.game import Plane
-from ...core.kernels import EMPTY, store_eight
+from ...core.kernels import EMPTY, percent, store_eight
 from .mask import finish_mask
-from .row import (ALL_ALIVE, FIRST_BLACK, FLIP, KOMI_LEFT, PENDING, REMOVAL_ON, SWAP_USED, TERMINAL, TO_MOVE, WINNER,
-                  start_slots, swap_available)
+from .row import (ALL_ALIVE, FIRST_BLACK, FLIP, KOMI, KOMI_LEFT, PENDING, REMOVAL_FROM, REMOVAL_ON, STRONG, SWAP_USED,
+                  TERMINAL, TO_MOVE, WEAK, komi_spend_legal, last_to_place_wins, start_slots, swap_available)
 from .rules import analyse, play_stone
 from .structure import usual_turn
 
@@ -41,14 +41,14 @@ CELL_WORDS = _cell_words()
 def lifeline_planes(board, alive_cell, links, on_board, mask, observer, legal_for_observer,
                     second_stone, swap, pie, removal_on, komi_plane, out):
     """Fill the observation ``out`` (H, W, 15, C-contiguous) for side ``observer`` (see PLANES);
-    ``pie`` is the index in PIES. Each cell's planes are two stores of eight bytes: planes 0-7 by
+    ``pie`` is the index in ``row.PIES``. Each cell's planes are two stores of eight bytes: planes 0-7 by
     the cell's state (``CELL_WORDS``), then planes 7-14, the constants (plane 7 twice, so that no
     store runs past the cell); branch-free, since branches on random boards mispredict."""
     own = observer + 1
     opponent = 2 - observer
     flat = out.reshape(-1)
     constants = np.uint64(0)  # planes 8-14, in bytes 1-7
-    for k, value in enumerate((np.int64(second_stone), np.int64(swap), np.int64(pie == 1), np.int64(pie == 2),
+    for k, value in enumerate((np.int64(second_stone), np.int64(swap), np.int64(pie == WEAK), np.int64(pie == KOMI),
                                np.int64(removal_on), np.int64(komi_plane), np.int64(observer))):
         constants |= np.uint64(value) << np.uint64(8 * (k + 1))
     for i in range(out.shape[0] * out.shape[1]):
@@ -86,8 +86,7 @@ def _end_turn(mask, s, side):
     for i in range(mask.shape[0]):
         if mask[i]:
             return
-    s[TERMINAL] = 1  # the player to act has no legal action: the last to place wins
-    s[WINNER] = side
+    last_to_place_wins(s, side)
 
 
 @njit(cache=True)
@@ -116,7 +115,7 @@ def _play(board, mask, alive_cell, links, memo, s, action, pie, on_board, neighb
     usual = s[PENDING] < 0 and s[REMOVAL_ON] == 1 and s[ALL_ALIVE] == 1  # see usual_turn
     if s[PENDING] >= 0:
         s[PENDING] = -1
-    elif pie == 0 and s[FIRST_BLACK + side] == 0:  # the first stone of a pair
+    elif pie == STRONG and s[FIRST_BLACK + side] == 0:  # the first stone of a pair
         board[action] = side + 1
         s[PENDING] = action
         refresh(board, mask, alive_cell, links, memo, s, pie, on_board, neighbours, degree)
@@ -125,7 +124,7 @@ def _play(board, mask, alive_cell, links, memo, s, action, pie, on_board, neighb
         stones = 0
         for i in range(n):
             stones += board[i] != EMPTY
-        if stones >= 3:  # the fourth stone: removal starts and stays on
+        if stones + 1 >= REMOVAL_FROM:  # the fourth stone: removal starts and stays on
             s[REMOVAL_ON] = 1
     if usual:
         legal, all_alive = usual_turn(board, action, side, memo, links, alive_cell, mask[:n], neighbours, degree)
@@ -139,26 +138,20 @@ def _play(board, mask, alive_cell, links, memo, s, action, pie, on_board, neighb
     if all_alive and s[REMOVAL_ON] == 1 and s[FIRST_BLACK + opponent] == 1:
         # the usual case: the local mask is exact, no swap; only a komi spend to settle
         mask[n] = 0
-        spend = opponent == 1 and s[KOMI_LEFT] > 0 and legal > 0 and pie == 2
+        spend = komi_spend_legal(s, pie, opponent, legal > 0)
         mask[n + 1] = spend
         if legal == 0 and not spend:
-            s[TERMINAL] = 1
-            s[WINNER] = side
+            last_to_place_wins(s, side)
         return
     finish_mask(board, mask, memo, s, pie, on_board, neighbours, degree)
     _end_turn(mask, s, side)
 
 
 @njit(cache=True)
-def komi_plane(komi_left, points):
-    return min(100, (200 * komi_left + points) // (2 * points))  # round(100 * k / points), halves up
-
-
-@njit(cache=True)
 def observe(board, mask, alive_cell, links, s, observer, pie, points, on_board, out):
     lifeline_planes(board, alive_cell, links, on_board, mask, observer,
                     observer == s[TO_MOVE] and s[TERMINAL] == 0, s[PENDING] >= 0, swap_available(s, pie),
-                    pie, s[REMOVAL_ON], komi_plane(s[KOMI_LEFT], points), out)
+                    pie, s[REMOVAL_ON], percent(s[KOMI_LEFT], points), out)
 
 
 PLANES = (

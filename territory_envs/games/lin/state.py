@@ -7,6 +7,7 @@ import numpy as np
 from ...core.evaluation import margin
 from ...core.game import Game, GameState
 from ...core.geometry import square
+from ...core.kernels import percent
 from ...core.options import BoardDefault, check_int, check_number
 from .rules import refresh_lin
 from .turn import CONTESTED, FIELDS, PLANES, _game_over, _winner_by_score, lin_act, observe
@@ -38,7 +39,7 @@ class LinGame(Game):
         o["komi"] = check_number("komi", o["komi"], integer=True, low=-625, high=625)
         points = o["board_size"] ** 2
         # komi plane per observing side: +komi for White, -komi for Black, as % of the board
-        self.komi_planes = np.array([max(-100, min(100, round(100 * k / points))) for k in (-o["komi"], o["komi"])],
+        self.komi_planes = np.array([percent.py_func(k, points, -100) for k in (-o["komi"], o["komi"])],
                                     dtype=np.int8)  # per observing side (an array: cheap to hand to a kernel)
         self.komi_planes.flags.writeable = False
         geometry = square(o["board_size"])

@@ -9,7 +9,7 @@ from numba import njit
 from ...core.compiled import CompiledGame
 from ...core.fields import clear_row, head_code
 from ...core.kernels import EMPTY, random_set_index
-from .turn import HORIZONTAL_POINTS, VERTICAL_POINTS, linage_act, linage_analyse, observe as observe_side
+from .turn import linage_act, linage_analyse, linage_scores, observe as observe_side
 
 
 @njit(cache=True)
@@ -39,8 +39,8 @@ def observe(g, viewer, p, out):
 
 @njit(cache=True)
 def final_scores(g, p):
-    s = g[2]
-    return float(s[VERTICAL_POINTS]), s[HORIZONTAL_POINTS] + p[5]
+    vertical, horizontal = linage_scores(g[2], p[5])
+    return float(vertical), float(horizontal)
 
 
 @njit(cache=True)

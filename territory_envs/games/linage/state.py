@@ -7,11 +7,11 @@ import numpy as np
 from ...core.evaluation import margin
 from ...core.game import Game, GameState
 from ...core.geometry import square
-from ...core.kernels import EMPTY, any_per_component, label_components
+from ...core.kernels import EMPTY, any_per_component, label_components, percent
 from ...core.options import check_int, check_number
 from .layout import HORIZONTAL_OWNS, VERTICAL_OWNS
 from .turn import (FIELDS, FREE_REGIONS, HORIZONTAL_POINTS, PASSES, PLANES, VERTICAL_POINTS, _game_over,
-                   _winner_by_score, linage_act, linage_analyse, observe)
+                   _winner_by_score, linage_act, linage_analyse, linage_scores, observe)
 from .compiled import COMPILED
 
 
@@ -36,7 +36,7 @@ class LinageGame(Game):
         o["line_length"] = check_int("line_length", o["line_length"], 2, min(5, o["board_size"]))
         o["komi"] = check_number("komi", o["komi"], low=-1000, high=1000)
         points = o["board_size"] ** 2
-        self.komi_planes = np.array([max(-100, min(100, round(100 * k / points))) for k in (-o["komi"], o["komi"])],
+        self.komi_planes = np.array([percent.py_func(k, points, -100) for k in (-o["komi"], o["komi"])],
                                     dtype=np.int8)  # per observing side (an array: cheap to hand to a kernel)
         self.komi_planes.flags.writeable = False
         geometry = square(o["board_size"])
@@ -100,7 +100,7 @@ class LinageState(GameState):
                           self.s, action, *self.game.act_args)
 
     def scores(self):
-        return (self.points[0], self.points[1] + self.game.options["komi"])
+        return tuple(score.item() for score in linage_scores.py_func(self.s, self.game.options["komi"]))
 
     def observation(self, player: int) -> np.ndarray:
         out = np.empty(self.game.obs_shape, dtype=np.int8)
@@ -128,5 +128,5 @@ LinageGame.state_class = LinageState
 def evaluate(positions, game, side, opponent_to_act):
     """The greedy evaluation (``GameDeclaration.evaluate``): the score margin, komi included (early
     on every placement leaves it at 0 and the greedy choice is random)."""
-    points = positions.scalars[:, [VERTICAL_POINTS, HORIZONTAL_POINTS]].astype(np.int64)
-    return margin(points[:, 0], points[:, 1] + game.options["komi"], side)
+    vertical, horizontal = linage_scores.py_func(positions.scalars.T.astype(np.int64), game.options["komi"])
+    return margin(vertical, horizontal, side)

@@ -83,6 +83,13 @@ FIELDS = Fields(
             Array("memo", MEMO_DTYPE, lambda g: (memo_size(g.num_cells),))))
 
 
+@njit(cache=True, inline='always')
+def linage_scores(s, komi):
+    """The sides' scores from row ``s`` (or from the columns of a batch's rows, ``scalars.T``):
+    Vertical's points, and Horizontal's plus ``komi``."""
+    return s[VERTICAL_POINTS], s[HORIZONTAL_POINTS] + komi
+
+
 @njit(cache=True)
 def linage_analyse(board, runs, safe, on_h, on_v, kind, mask, memo, s, height, width, line_length, neighbours, degree):
     """Every derived fact of a position (lines, regions, the mask, the row's analysis) from the
@@ -117,7 +124,8 @@ def linage_act(board, runs, safe, on_h, on_v, kind, mask, memo, s, action, heigh
     s[TO_MOVE] = 1 - s[TO_MOVE]
     if linage_game_over(s[PASSES], s[FREE_REGIONS]):
         s[TERMINAL] = 1
-        s[WINNER] = winner_by_score(s[VERTICAL_POINTS], s[HORIZONTAL_POINTS] + komi)
+        vertical, horizontal = linage_scores(s, komi)
+        s[WINNER] = winner_by_score(vertical, horizontal)
     return head_code(s)
 
 
