@@ -491,6 +491,15 @@ def percent(k, total, low=0):
     return max(low, min(100, int(np.floor((200.0 * k + total) / (2.0 * total)))))
 
 
+def komi_planes(komi, points: int) -> np.ndarray:
+    """The komi plane of each observing side, read-only int8 ``[first side, second side]``: the
+    observer's komi as :func:`percent` of the board's ``points``, ``+komi`` for the second side
+    and ``-komi`` for the first (an array: cheap to hand to a kernel)."""
+    planes = np.array([percent.py_func(k, points, -100) for k in (-komi, komi)], dtype=np.int8)
+    planes.flags.writeable = False
+    return planes
+
+
 # --- a set of 64-bit position hashes, as an open-addressing table (0 marks a free slot; its size is
 # a power of two) --------------------------------------------------------------------------------------
 @njit(cache=True)

@@ -7,7 +7,7 @@ import numpy as np
 from ...core.evaluation import margin
 from ...core.game import Game, GameState
 from ...core.geometry import square
-from ...core.kernels import percent
+from ...core.kernels import komi_planes
 from ...core.options import BoardDefault, check_int, check_number
 from .rules import refresh_lin
 from .turn import CONTESTED, FIELDS, PLANES, _game_over, _winner_by_score, lin_act, observe
@@ -37,11 +37,7 @@ class LinGame(Game):
             o["line_length"] = o["line_length"].value(o["board_size"])
         o["line_length"] = check_int("line_length", o["line_length"], 2, o["board_size"])
         o["komi"] = check_number("komi", o["komi"], integer=True, low=-625, high=625)
-        points = o["board_size"] ** 2
-        # komi plane per observing side: +komi for White, -komi for Black, as % of the board
-        self.komi_planes = np.array([percent.py_func(k, points, -100) for k in (-o["komi"], o["komi"])],
-                                    dtype=np.int8)  # per observing side (an array: cheap to hand to a kernel)
-        self.komi_planes.flags.writeable = False
+        self.komi_planes = komi_planes(o["komi"], o["board_size"] ** 2)
         geometry = square(o["board_size"])
         # the geometry arguments of the kernels (refresh_lin's after the board), in their order; then
         # komi, lin_act's last

@@ -7,7 +7,7 @@ import numpy as np
 from ...core.evaluation import margin
 from ...core.game import Game, GameState
 from ...core.geometry import square
-from ...core.kernels import EMPTY, any_per_component, label_components, percent
+from ...core.kernels import EMPTY, any_per_component, komi_planes, label_components
 from ...core.options import check_int, check_number
 from .layout import HORIZONTAL_OWNS, VERTICAL_OWNS
 from .turn import (FIELDS, FREE_REGIONS, HORIZONTAL_POINTS, PASSES, PLANES, VERTICAL_POINTS, _game_over,
@@ -35,10 +35,7 @@ class LinageGame(Game):
         o["board_size"] = check_int("board_size", o["board_size"], 3, 25)
         o["line_length"] = check_int("line_length", o["line_length"], 2, min(5, o["board_size"]))
         o["komi"] = check_number("komi", o["komi"], low=-1000, high=1000)
-        points = o["board_size"] ** 2
-        self.komi_planes = np.array([percent.py_func(k, points, -100) for k in (-o["komi"], o["komi"])],
-                                    dtype=np.int8)  # per observing side (an array: cheap to hand to a kernel)
-        self.komi_planes.flags.writeable = False
+        self.komi_planes = komi_planes(o["komi"], o["board_size"] ** 2)
         geometry = square(o["board_size"])
         # the geometry arguments of linage_act and linage_analyse, in their order; then komi, linage_act's last
         self.geo_args = (geometry.height, geometry.width, o["line_length"], geometry.neighbours, geometry.degree)
