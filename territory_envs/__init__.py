@@ -1,10 +1,9 @@
 """territory-envs: PettingZoo environments for four two-player territory games.
 
-``territory_envs.make("lin", board_size=9)`` gives an AEC env; ``make_game("lin")`` the bare
-rules (:class:`Game`) whose states (``game.new_state()``) carry the docs/spec.md state API;
-``gymnasium.make("territory_envs/Lin-v0", opponent="greedy")`` one side against an opponent
-(:mod:`territory_envs.single`). Importing
-this package never imports torch.
+``territory_envs.make(name, **options)`` gives a game's AEC env (``game_names()`` lists the games);
+``make_game(name)`` the bare rules (:class:`Game`) whose states (``game.new_state()``) carry the
+docs/spec.md state API; ``gymnasium.make(gym_ids()[name], opponent="greedy")`` one side against an
+opponent (:mod:`territory_envs.single`). Importing this package never imports torch.
 """
 import os as _os
 
@@ -21,7 +20,7 @@ from .single import SingleAgentEnv, gym_ids
 from . import vector  # territory_envs.vector.make_vec(...) after a plain ``import territory_envs``
 
 for _game in (lin.GAME, linage.GAME, lifeline.GAME, asli.GAME):
-    register_game(_game)  # make("lin"), gymnasium.make("territory_envs/Lin-v0", ...) and the other three
+    register_game(_game)  # make(name), make_vec(name, ...) and gymnasium.make(declaration.gym_id, ...) for each
 
 
 def state_from_dict(data: dict, reachable: bool = True) -> GameState:

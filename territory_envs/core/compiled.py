@@ -125,8 +125,9 @@ def _lower_compiled_game_attribute(context, builder, typ, value, attr):
 
 
 def game_at(arrays, e):
-    """The tuple of row ``e`` of every array of ``arrays`` (compiled code only)."""
-    raise NotImplementedError("game_at runs in compiled code")
+    """The tuple of row ``e`` of every array of ``arrays`` (in compiled code through the overload
+    below, which numba unrolls for the tuple's length)."""
+    return tuple(a[e] for a in arrays)
 
 
 @overload(game_at, inline="always")
@@ -138,8 +139,8 @@ def _game_at(arrays, e):
 
 
 def copy_game(g):
-    """A copy of every array of one game's tuple ``g`` (compiled code only)."""
-    raise NotImplementedError("copy_game runs in compiled code")
+    """A copy of every array of one game's tuple ``g`` (in compiled code through the overload below)."""
+    return tuple(a.copy() for a in g)
 
 
 @overload(copy_game, inline="always")

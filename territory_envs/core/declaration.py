@@ -28,7 +28,7 @@ class GameDeclaration:
     """One game, as the generic layers see it.
 
     * ``game_class``: the game's :class:`~territory_envs.core.game.Game` subclass; its ``name`` is
-      the game's name everywhere (``make("lin")``, state dicts, records);
+      the game's name everywhere (``make(name)``, state dicts, records);
     * ``title``: the name people read (``"Lin"``), in messages, docs and the Gymnasium id;
     * ``evaluate``: the greedy evaluation, ``evaluate(positions, game, side, opponent_to_act)``:
       float64 ``(k,)``, the value of each of ``k`` positions (``positions``: ``board``, ``mask``
