@@ -9,9 +9,9 @@ import numpy as np
 from numba import njit
 
 from ...core.compiled import CompiledGame
-from ...core.fields import head_code
+from ...core.fields import TO_MOVE, head_code
 from ...core.kernels import random_set_index
-from .row import NUM_SCALARS, PENDING, TO_MOVE
+from .row import NUM_SCALARS, PENDING
 from .structure import MEMO_DTYPE, memo_size
 from .turn import act as act_rules, new_game as new_game_rules, observe as observe_side
 

@@ -8,37 +8,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...core.kernels import EMPTY, adjacent, has_sharing_partner, is_listed, liveness
-from .row import ALL_ALIVE, FIRST_BLACK, PENDING, REMOVAL_FROM, REMOVAL_ON, STRONG, TO_MOVE, komi_spend_legal, swap_available
+from ...core.fields import TO_MOVE
+from ...core.kernels import EMPTY, adjacent, has_sharing_partner, is_listed
+from .row import ALL_ALIVE, FIRST_BLACK, PENDING, REMOVAL_ON
+from .rules import REMOVAL_FROM, STRONG, komi_spend_legal, swap_available, turn_changes_board
 from .structure import GROUP, LIFE, REGION, memo_blocks
-
-
-@njit(cache=True)
-def turn_changes_board(start, side, first, second, removal, on_board, neighbours, degree):
-    """Would placing ``first`` (and ``second`` if >= 0) from the board ``start``, then removing,
-    leave a board different from ``start``?
-
-    One liveness of the board with the stones placed decides, without removing anything: a dead
-    enemy group is removed from cells that held its stones at the start, so the board changes;
-    otherwise the friendly groups are judged on that same board, and the board changes iff a placed
-    stone lives or a stone of the start dies."""
-    if not removal:
-        return True  # the placed stone stays
-    mover = side + 1
-    board = start.copy()
-    board[first] = mover
-    if second >= 0:
-        board[second] = mover
-    labels, _, alive, _ = liveness(board, on_board, neighbours, degree)
-    for i in range(board.shape[0]):
-        if board[i] == EMPTY:
-            continue
-        lives = alive[labels[i]]
-        if board[i] != mover and not lives:  # a dead enemy group goes
-            return True
-        if board[i] == mover and lives == (start[i] == EMPTY):  # placed and lives, or old and dies
-            return True
-    return False
 
 
 @njit(cache=True)

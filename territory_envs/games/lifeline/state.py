@@ -10,9 +10,8 @@ from ...core.game import Game, GameState
 from ..first_turns import check_first_turns
 from ...core.geometry import hexhex
 from ...core.options import check_choice, check_int, check_number
-from .row import (ALL_ALIVE, FIELDS, FIRST_BLACK, FIRST_WHITE, KOMI, KOMI_LEFT, PENDING, PIES, REMOVAL_FROM, REMOVAL_ON,
-                  STRONG, SWAP_USED, start_slots,
-                  swap_available)
+from .row import ALL_ALIVE, FIELDS, FIRST_BLACK, FIRST_WHITE, KOMI_LEFT, PENDING, REMOVAL_ON, SWAP_USED
+from .rules import KOMI, PIES, REMOVAL_FROM, STRONG, start_slots, swap_available
 from .turn import PLANES, act, observe, refresh
 from .compiled import COMPILED, start_template
 

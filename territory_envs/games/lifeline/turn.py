@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...core.fields import clear_row, head_code
+from ...core.fields import FLIP, TERMINAL, TO_MOVE, clear_row, head_code
 from ...core.game import Plane
 from ...core.kernels import EMPTY, percent, store_eight
 from .mask import finish_mask
-from .row import (ALL_ALIVE, FIRST_BLACK, FLIP, KOMI, KOMI_LEFT, PENDING, REMOVAL_FROM, REMOVAL_ON, STRONG, SWAP_USED,
-                  TERMINAL, TO_MOVE, WEAK, komi_spend_legal, last_to_place_wins, start_slots, swap_available)
-from .rules import analyse, play_stone
+from .row import ALL_ALIVE, FIRST_BLACK, KOMI_LEFT, PENDING, REMOVAL_ON, SWAP_USED
+from .rules import (KOMI, REMOVAL_FROM, STRONG, WEAK, analyse, komi_spend_legal, last_to_place_wins, play_stone,
+                    start_slots, swap_available)
 from .structure import usual_turn
 
 
