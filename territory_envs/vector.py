@@ -283,7 +283,7 @@ class _Batch:
         for table in self.fields.tables:
             self._make_room(table)
         g = self.game
-        batch_step(g.compiled, actions, self.arrays(), g.params, self.move_number, g.max_moves, env.outputs)
+        batch_step(g.compiled, actions, self.arrays(), g.params, self.move_number, g.max_moves, *env.outputs)
 
     def _make_room(self, table, keys: int | None = None) -> None:
         """Double every game's ``table`` until it holds ``keys`` more keys than the fullest game's

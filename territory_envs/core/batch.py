@@ -59,15 +59,16 @@ def final_viewer(player, to_move, flip):
 
 # --- the batch: one action in every game, and a new start for all ------------------------------
 @njit(cache=True, parallel=True)
-def batch_step(game, actions, arrays, params, move_number, max_moves, outputs):
+def batch_step(game, actions, arrays, params, move_number, max_moves, obs, rewards, terminated, truncated, final_obs,
+               final_scores, final_view):
     """One action in every game of the batch, in parallel. ``arrays`` holds the batch's arrays, one
-    row per game, in the order of one game's tuple (``compiled`` module docstring); ``outputs`` the
-    env's ``(obs, rewards, terminated, truncated, final_obs, final_scores, final_view)``. A game that
+    row per game, in the order of one game's tuple (``compiled`` module docstring); the arrays from
+    ``obs`` on are the env's ``outputs``, in that order (one by one: read from a tuple, they cost the
+    cheapest step, Lin's, 3%). A game that
     ends records its last observation (of player ``final_view[e]``, or of the side that would move
     where that is -1) and its scores, and starts again; ``obs`` then holds the new game's first
     observation. A game whose action is -1 sits the step out: it reports no reward and no end, and
     nothing of it changes."""
-    obs, rewards, terminated, truncated, final_obs, final_scores, final_view = outputs
     for e in prange(actions.shape[0]):
         if skip_game(e, actions, rewards, terminated, truncated):
             continue
