@@ -83,7 +83,7 @@ def batch_step(game, actions, arrays, params, move_number, max_moves, obs, rewar
             game.observe(g, final_viewer(final_view[e], side, head_flip(head)), params, final_obs[e])
             move_number[e] = 0
             side = head_side(game.new_game(g, params))
-        game.observe(g, side, params, obs[e])
+        game.observe_mover(g, side, params, obs[e])
 
 
 @njit(cache=True, parallel=True)

@@ -16,6 +16,9 @@ batch), and its constants ``p`` (the tuple ``Game.params``):
 * ``new_game(g, p)``: the start of a game; returns the row's ``head_code``;
 * ``act(g, action, p)``: one legal action (the turn, the end and its winner); returns ``head_code``;
 * ``observe(g, viewer, p, out)``: the planes of side ``viewer`` into ``out`` (H, W, C);
+* ``observe_mover(g, side, p, out)``: ``observe`` of the side to move in a game that goes on,
+  whose legal plane is the mask: the batch step's observation after every action, so a game whose
+  ``observe`` must first ask whether the viewer may move saves that test. Optional: ``observe``.
 * ``final_scores(g, p)``: ``(first, second)`` points, komi included (0.0 for games without points);
 * ``playout_action(g, p, scratch, uniform)``: the next action of a random playout (see
   ``GameState.rollout``), -1 when the side to move has none; returns ``(action, played)``, where
@@ -35,7 +38,9 @@ from numba.extending import (NativeValue, infer_getattr, lower_getattr_generic, 
                              typeof_impl, unbox)
 
 REQUIRED = ("new_game", "act", "observe", "final_scores")
-OPTIONAL = ("playout_action", "playout_scratch")
+OPTIONAL = ("observe_mover", "playout_action", "playout_scratch")
+# an optional function a game leaves out is its own function of the same signature, or a default of .batch
+_FALLBACKS = {"observe_mover": "observe"}
 
 _BY_TYPE_NAME: dict[str, "CompiledGame"] = {}  # type name -> the registered game (what the attributes resolve to)
 _DEFAULTS: dict[str, object] = {}  # attribute -> the function of a game that does not supply it (set by .batch)
@@ -60,6 +65,8 @@ class CompiledGame:
         functions = self.__dict__.get("functions", {})
         if attr in functions:
             return functions[attr]
+        if _FALLBACKS.get(attr) in functions:
+            return functions[_FALLBACKS[attr]]
         if attr in _DEFAULTS:
             return _DEFAULTS[attr]
         raise AttributeError(attr)
@@ -115,8 +122,10 @@ class _CompiledGameAttributes(AttributeTemplate):
 
     def generic_resolve(self, typ, attr):
         game = _BY_TYPE_NAME.get(typ.game)
-        function = None if game is None else game.functions.get(attr, _DEFAULTS.get(attr))
-        return None if function is None else types.Dispatcher(function)
+        try:
+            return None if game is None else types.Dispatcher(getattr(game, attr))
+        except AttributeError:
+            return None
 
 
 @lower_getattr_generic(CompiledGameType)

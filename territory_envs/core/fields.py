@@ -45,6 +45,12 @@ def head_code(s):
     return s[TO_MOVE] + 2 * s[FLIP] + 4 * (s[TERMINAL] != 0) + 8 * (s[WINNER] + 1)
 
 
+@njit(cache=True, inline='always')
+def may_move(s, side):
+    """Whether ``side`` is to move in a game that goes on: its observation then shows its legal actions."""
+    return side == s[TO_MOVE] and s[TERMINAL] == 0
+
+
 # the facts of a head_code (compiled code and Python alike)
 @njit(cache=True, inline='always')
 def head_side(head):

@@ -234,6 +234,11 @@ class GameState(ABC):
     def observation(self, player: int) -> np.ndarray:
         """int8 planes ``(H, W, C)`` seen by ``player`` (the game's docstring table)."""
 
+    def may_move(self, side: int) -> bool:
+        """Whether ``side`` is to move in a game that goes on (``core.fields.may_move``, from the head
+        read after each action): its observation then shows its legal actions."""
+        return side == self.to_move and not self.terminal
+
     # the tints of pictures, ``(what it shows, rgb, alpha)``, in the order of :meth:`tint_masks`
     # (docs/generate.py prints them as each game's legend)
     tints: tuple = ()

@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from ...core.compiled import CompiledGame
-from ...core.fields import head_code
+from ...core.fields import head_code, may_move
 from ...core.kernels import EMPTY, hash_insert, random_set_index, region_colours
 from .rules import place_and_capture
 from .structure import MEMO_VALID
@@ -42,7 +42,13 @@ def act(g, action, p):
 @njit(cache=True)
 def observe(g, viewer, p, out):
     board, mask, s, owner, danger, _, _ = g
-    observe_side(board, mask, owner, danger, s, viewer, p[1], out)
+    observe_side(board, mask, owner, danger, s, viewer, may_move(s, viewer), p[1], out)
+
+
+@njit(cache=True)
+def observe_mover(g, side, p, out):
+    board, mask, s, owner, danger, _, _ = g
+    observe_side(board, mask, owner, danger, s, side, True, p[1], out)
 
 
 @njit(cache=True)
@@ -158,5 +164,5 @@ def playout_action(g, p, scratch, uniform):
     return action, True
 
 
-COMPILED = CompiledGame("asli", new_game=new_game, act=act, observe=observe, final_scores=final_scores,
+COMPILED = CompiledGame("asli", new_game=new_game, act=act, observe=observe, observe_mover=observe_mover, final_scores=final_scores,
                         playout_action=playout_action, playout_scratch=playout_scratch)

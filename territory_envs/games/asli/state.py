@@ -164,7 +164,8 @@ class AsliState(GameState):
     def observation(self, player: int) -> np.ndarray:
         g = self.game
         out = np.empty(g.obs_shape, dtype=np.int8)
-        observe(self.board, self.mask, self.owner, self.danger, self.s, player ^ self.flip, g.num_points, out)
+        side = player ^ self.flip
+        observe(self.board, self.mask, self.owner, self.danger, self.s, side, self.may_move(side), g.num_points, out)
         return out
 
     def info(self) -> dict:

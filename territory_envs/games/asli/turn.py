@@ -222,8 +222,10 @@ def new_game(board, mask, owner, danger, s, seen, memo, komi, keys, side_key, on
 
 
 @njit(cache=True)
-def observe(board, mask, owner, danger, s, observer, points, out):
-    asli_planes(board, owner, danger, mask, observer, observer == s[TO_MOVE] and s[TERMINAL] == 0,
+def observe(board, mask, owner, danger, s, observer, legal, points, out):
+    """The planes of side ``observer`` (see PLANES) into ``out``: its legal actions if ``legal``
+    (``core.fields.may_move``)."""
+    asli_planes(board, owner, danger, mask, observer, legal,
                 percent(s[PRISON_BLACK + 1 - observer], points), percent(s[PRISON_BLACK + observer], points),
                 s[LAST_MINIMAL], s[PENDING] >= 0, out)
 

@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit
 
 from ...core.compiled import CompiledGame
-from ...core.fields import TO_MOVE, head_code
+from ...core.fields import TO_MOVE, head_code, may_move
 from ...core.kernels import random_set_index
 from .row import NUM_SCALARS, PENDING
 from .structure import MEMO_DTYPE, memo_size
@@ -48,7 +48,13 @@ def act(g, action, p):
 @njit(cache=True)
 def observe(g, viewer, p, out):
     board, mask, s, alive_cell, links, _ = g
-    observe_side(board, mask, alive_cell, links, s, viewer, p[0], p[1], p[2], out)
+    observe_side(board, mask, alive_cell, links, s, viewer, may_move(s, viewer), p[0], p[1], p[2], out)
+
+
+@njit(cache=True)
+def observe_mover(g, side, p, out):
+    board, mask, s, alive_cell, links, _ = g
+    observe_side(board, mask, alive_cell, links, s, side, True, p[0], p[1], p[2], out)
 
 
 @njit(cache=True)
@@ -91,5 +97,5 @@ def playout_action(g, p, cells, uniform):
     return action, False
 
 
-COMPILED = CompiledGame("lifeline", new_game=new_game, act=act, observe=observe, final_scores=final_scores,
+COMPILED = CompiledGame("lifeline", new_game=new_game, act=act, observe=observe, observe_mover=observe_mover, final_scores=final_scores,
                         playout_action=playout_action, playout_scratch=playout_scratch)

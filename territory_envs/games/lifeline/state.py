@@ -125,7 +125,8 @@ class LifelineState(GameState):
     def observation(self, player: int) -> np.ndarray:
         g = self.game
         out = np.empty(g.obs_shape, dtype=np.int8)
-        observe(self.board, self.mask, self.alive_cell, self.links, self.s, player ^ self.flip, g.pie_index,
+        side = player ^ self.flip
+        observe(self.board, self.mask, self.alive_cell, self.links, self.s, side, self.may_move(side), g.pie_index,
                 g.geometry.num_points, g.geometry.on_board, out)
         return out
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...core.fields import FLIP, TERMINAL, TO_MOVE, clear_row, head_code
+from ...core.fields import FLIP, TO_MOVE, clear_row, head_code
 from ...core.game import Plane
 from ...core.kernels import EMPTY, percent, store_eight
 from .mask import finish_mask
@@ -148,9 +148,10 @@ def _play(board, mask, alive_cell, links, memo, s, action, pie, on_board, neighb
 
 
 @njit(cache=True)
-def observe(board, mask, alive_cell, links, s, observer, pie, points, on_board, out):
-    lifeline_planes(board, alive_cell, links, on_board, mask, observer,
-                    observer == s[TO_MOVE] and s[TERMINAL] == 0, s[PENDING] >= 0, swap_available(s, pie),
+def observe(board, mask, alive_cell, links, s, observer, legal, pie, points, on_board, out):
+    """The planes of side ``observer`` (see PLANES) into ``out``: its legal actions if ``legal``
+    (``core.fields.may_move``)."""
+    lifeline_planes(board, alive_cell, links, on_board, mask, observer, legal, s[PENDING] >= 0, swap_available(s, pie),
                     pie, s[REMOVAL_ON], percent(s[KOMI_LEFT], points), out)
 
 

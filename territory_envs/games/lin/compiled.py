@@ -7,7 +7,7 @@ from __future__ import annotations
 from numba import njit
 
 from ...core.compiled import CompiledGame
-from ...core.fields import head_code
+from ...core.fields import head_code, may_move
 from .rules import lin_scores
 from .turn import lin_act, lin_new_game, observe as observe_side
 
@@ -30,7 +30,13 @@ def act(g, action, p):
 @njit(cache=True)
 def observe(g, viewer, p, out):
     board, mask, s, alive = g
-    observe_side(board, alive, mask, s, viewer, p[6], out)
+    observe_side(board, alive, mask, s, viewer, may_move(s, viewer), p[6], out)
+
+
+@njit(cache=True)
+def observe_mover(g, side, p, out):
+    board, mask, s, alive = g
+    observe_side(board, alive, mask, s, side, True, p[6], out)
 
 
 @njit(cache=True)
@@ -39,4 +45,5 @@ def final_scores(g, p):
     return float(black), float(white)
 
 
-COMPILED = CompiledGame("lin", new_game=new_game, act=act, observe=observe, final_scores=final_scores)
+COMPILED = CompiledGame("lin", new_game=new_game, act=act, observe=observe, observe_mover=observe_mover,
+                        final_scores=final_scores)

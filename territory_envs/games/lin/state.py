@@ -89,7 +89,8 @@ class LinState(GameState):
 
     def observation(self, player: int) -> np.ndarray:
         out = np.empty(self.game.obs_shape, dtype=np.int8)
-        observe(self.board, self.alive, self.mask, self.s, player ^ self.flip, self.game.komi_planes, out)
+        side = player ^ self.flip
+        observe(self.board, self.alive, self.mask, self.s, side, self.may_move(side), self.game.komi_planes, out)
         return out
 
     tints = (("in a living domain of black only", (40, 40, 40), 0.25),

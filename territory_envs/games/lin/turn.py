@@ -97,7 +97,7 @@ def lin_new_game(board, alive, mask, s, height, width, line_length, neighbours, 
 
 
 @njit(cache=True)
-def observe(board, alive, mask, s, observer, komi_planes, out):
-    """The planes of side ``observer`` (see PLANES) into ``out``: its legal placements while it is
-    to move in a game that goes on, and its komi plane (``komi_planes`` per side)."""
-    lin_planes(board, alive, mask, observer, observer == s[TO_MOVE] and s[TERMINAL] == 0, komi_planes[observer], out)
+def observe(board, alive, mask, s, observer, legal, komi_planes, out):
+    """The planes of side ``observer`` (see PLANES) into ``out``: its legal placements if ``legal``
+    (``core.fields.may_move``), and its komi plane (``komi_planes`` per side)."""
+    lin_planes(board, alive, mask, observer, legal, komi_planes[observer], out)

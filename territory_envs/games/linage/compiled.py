@@ -7,7 +7,7 @@ from __future__ import annotations
 from numba import njit
 
 from ...core.compiled import CompiledGame
-from ...core.fields import clear_row, head_code
+from ...core.fields import clear_row, head_code, may_move
 from ...core.kernels import EMPTY, random_set_index
 from .turn import linage_act, linage_analyse, linage_scores, observe as observe_side
 
@@ -34,7 +34,13 @@ def act(g, action, p):
 @njit(cache=True)
 def observe(g, viewer, p, out):
     board, mask, s, _, _, on_h, on_v, kind, _ = g
-    observe_side(board, kind, on_h, on_v, mask, s, viewer, p[6], out)
+    observe_side(board, kind, on_h, on_v, mask, s, viewer, may_move(s, viewer), p[6], out)
+
+
+@njit(cache=True)
+def observe_mover(g, side, p, out):
+    board, mask, s, _, _, on_h, on_v, kind, _ = g
+    observe_side(board, kind, on_h, on_v, mask, s, side, True, p[6], out)
 
 
 @njit(cache=True)
@@ -60,5 +66,5 @@ def playout_action(g, p, scratch, uniform):
     return action, True
 
 
-COMPILED = CompiledGame("linage", new_game=new_game, act=act, observe=observe, final_scores=final_scores,
+COMPILED = CompiledGame("linage", new_game=new_game, act=act, observe=observe, observe_mover=observe_mover, final_scores=final_scores,
                         playout_action=playout_action)

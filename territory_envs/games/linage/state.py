@@ -101,7 +101,8 @@ class LinageState(GameState):
 
     def observation(self, player: int) -> np.ndarray:
         out = np.empty(self.game.obs_shape, dtype=np.int8)
-        observe(self.board, self.kind, self.on_h, self.on_v, self.mask, self.s, player ^ self.flip,
+        side = player ^ self.flip
+        observe(self.board, self.kind, self.on_h, self.on_v, self.mask, self.s, side, self.may_move(side),
                 self.game.komi_planes, out)
         return out
 

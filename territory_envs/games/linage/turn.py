@@ -130,8 +130,7 @@ def linage_act(board, runs, safe, on_h, on_v, kind, mask, memo, s, action, heigh
 
 
 @njit(cache=True)
-def observe(board, kind, on_h, on_v, mask, s, observer, komi_planes, out):
-    """The planes of side ``observer`` (see PLANES) into ``out``: its legal placements while it is
-    to move in a game that goes on, its komi plane (``komi_planes`` per side), the last pass."""
-    linage_planes(board, kind, on_h, on_v, mask, observer, observer == s[TO_MOVE] and s[TERMINAL] == 0,
-                  komi_planes[observer], s[PASSES] > 0, out)
+def observe(board, kind, on_h, on_v, mask, s, observer, legal, komi_planes, out):
+    """The planes of side ``observer`` (see PLANES) into ``out``: its legal placements if ``legal``
+    (``core.fields.may_move``), its komi plane (``komi_planes`` per side), the last pass."""
+    linage_planes(board, kind, on_h, on_v, mask, observer, legal, komi_planes[observer], s[PASSES] > 0, out)
