@@ -10,7 +10,8 @@ the first step: ``make(name)``, ``reset``, one legal action (env); ``make_vec(na
 ``step`` (vector). Cold runs point ``NUMBA_CACHE_DIR`` at a new empty folder, so every kernel the
 step needs compiles; the warm run repeats the same command with the folder the cold run filled.
 ``warmup`` is ``python -m territory_envs.warmup NAME`` in a new empty folder: the one-off cost of
-compiling everything a game uses ahead. Prints a markdown table.
+compiling everything a game uses ahead. Prints a markdown table; without game names, then the
+warmup of all four games one at a time (``--jobs 1``) and in parallel processes (the default).
 """
 from __future__ import annotations
 
@@ -66,6 +67,14 @@ def main(argv: list[str]) -> None:
     for name in games:
         row = measure(name)
         print(f"| {name} | " + " | ".join(f"{row[c]:.1f}" for c in columns) + " |", flush=True)
+    if not argv:
+        print("\nall four games ahead, from an empty cache:")
+        for command in ("territory_envs.warmup --jobs 1", "territory_envs.warmup"):
+            with tempfile.TemporaryDirectory() as cache:
+                try:
+                    print(f"  python -m {command}: {timed(command, cache, module=True):.1f} s", flush=True)
+                except subprocess.CalledProcessError:
+                    print(f"  python -m {command}: not supported at this commit", flush=True)
 
 
 if __name__ == "__main__":

@@ -46,7 +46,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .core.batch import batch_reset, batch_step, illegal_actions, sample_legal
+from .core.batch import NEW_GAME, batch_step, illegal_actions, sample_legal
 from .core.compile_cache import announce_compile
 from .core.fields import FLIP, TO_MOVE
 from .core.episode import check_seed
@@ -141,7 +141,7 @@ class VectorEnv:
         if seed is not None or self._streams is None:
             self._streams = np.random.SeedSequence(seed).generate_state(self.num_envs, dtype=np.uint64)
         self.threads.begin()
-        self._batch.reset(self.observations)
+        self._batch.reset(self)
         self.threads.end(timed=False)
         self.rewards[:] = 0
         self.terminated[:] = False
@@ -273,11 +273,11 @@ class _Batch:
     def flips(self):
         return self.scalars[:, FLIP]
 
-    def reset(self, obs):
+    def reset(self, env):
         for table in self.fields.tables:
             setattr(self, table.name, table.new(self.board.shape[0]))
         self._arrays = None
-        batch_reset(self.game.compiled, self.arrays(), self.game.params, self.move_number, obs)
+        self.step(np.full(self.board.shape[0], NEW_GAME, dtype=np.int64), env)
 
     def step(self, actions, env):
         for table in self.fields.tables:

@@ -5,6 +5,7 @@
     python -m territory_envs.warmup                  # all four games, AEC env, state API and batched env
     python -m territory_envs.warmup lifeline asli    # some games
     python -m territory_envs.warmup --no-vector      # skip make_vec's batched kernels (about 40% of the time)
+    python -m territory_envs.warmup --jobs 1         # one game at a time (default: one process per core)
 
 Numba compiles a kernel the first time it runs and keeps the machine code in its on-disk cache
 (``__pycache__`` beside the sources, or ``NUMBA_CACHE_DIR``); a later process loads it in a
@@ -24,6 +25,7 @@ and options use the same compiled code. It prints one line per game with the sec
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 
@@ -89,6 +91,25 @@ def warm(name: str, vector: bool = True) -> float:
     return time.perf_counter() - start
 
 
+def _warm_in_worker(name: str, vector: bool) -> tuple[str, float]:
+    return name, warm(name, vector=vector)
+
+
+def warm_in_parallel(names: list[str], vector: bool, jobs: int, report) -> None:
+    """:func:`warm` the games in ``jobs`` processes, the slowest to compile first; ``report(name,
+    seconds)`` as each ends. Two processes that compile a shared kernel at once may each rewrite
+    numba's index of it and drop the other's entry, so the caller warms every game once more in
+    its own process: that loads what is cached and compiles what was dropped."""
+    import concurrent.futures
+    import multiprocessing
+
+    from .core.declaration import declared
+    order = sorted(names, key=lambda n: -(declared(n).cold_seconds or (0, 0))[1])
+    with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        for done in concurrent.futures.as_completed([pool.submit(_warm_in_worker, n, vector) for n in order]):
+            report(*done.result())
+
+
 def main(argv: list[str] | None = None) -> int:
     from .core.compile_cache import kernels_cached
     from .core.declaration import declared
@@ -98,21 +119,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("games", nargs="*", metavar="GAME", help=f"games to compile (default: all of {', '.join(game_names())})")
     parser.add_argument("--no-vector", dest="vector", action="store_false",
                         help="skip the batched env of territory_envs.vector (make_vec)")
+    parser.add_argument("--jobs", type=int, default=None, metavar="N",
+                        help="games compiled at once, each in its own process (default: one per core, at most "
+                             "one per game)")
     args = parser.parse_args(argv)
     unknown = [g for g in args.games if g not in game_names()]
     if unknown:
         parser.error(f"unknown game(s) {', '.join(unknown)}; the games are {', '.join(game_names())}")
-    total = 0.0
-    for name in args.games or game_names():
-        cached = kernels_cached(name) and (not args.vector or kernels_cached(name, vector=True))
-        if not cached:
-            cold = declared(name).cold_seconds
-            usual = f" (usually about {cold[1 if args.vector else 0]} s on 2 cores)" if cold else ""
-            print(f"{name}: compiling{usual} ...", flush=True)
+    if args.jobs is not None and args.jobs < 1:
+        parser.error(f"--jobs must be at least 1, not {args.jobs}")
+    start = time.perf_counter()
+    names = list(dict.fromkeys(args.games or game_names()))
+    todo = [n for n in names if not (kernels_cached(n) and (not args.vector or kernels_cached(n, vector=True)))]
+    for name in todo:
+        cold = declared(name).cold_seconds
+        usual = f" (usually about {cold[1 if args.vector else 0]} s on 2 cores)" if cold else ""
+        print(f"{name}: compiling{usual} ...", flush=True)
+    jobs = min(args.jobs or os.cpu_count() or 1, len(todo))
+    if jobs > 1:
+        warm_in_parallel(todo, args.vector, jobs,
+                         lambda name, seconds: print(f"{name}: {seconds:.1f} s (compiled and cached)", flush=True))
+    for name in names:  # (after parallel workers: loads, and compiles what they dropped)
         seconds = warm(name, vector=args.vector)
-        total += seconds
-        print(f"{name}: {seconds:.1f} s ({'loaded from the cache' if cached else 'compiled and cached'})", flush=True)
-    print(f"done in {total:.1f} s; later runs load these kernels from numba's cache", flush=True)
+        if jobs <= 1 or name not in todo:
+            print(f"{name}: {seconds:.1f} s ({'compiled and cached' if name in todo else 'loaded from the cache'})",
+                  flush=True)
+    print(f"done in {time.perf_counter() - start:.1f} s; later runs load these kernels from numba's cache", flush=True)
     return 0
 
 

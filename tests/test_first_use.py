@@ -52,6 +52,18 @@ def test_warmup_fills_the_cache_and_later_runs_are_silent(tmp_path):
     assert quiet.returncode == 0 and "compiling" not in quiet.stderr, quiet.stderr
 
 
+@pytest.mark.slow
+def test_warmup_in_parallel_processes_fills_the_cache_of_each_game(tmp_path):
+    out = run("territory_envs.warmup lin linage --no-vector --jobs 2", tmp_path, module=True)
+    assert out.returncode == 0, out.stderr
+    assert "lin: compiling" in out.stdout and "linage: compiling" in out.stdout
+    assert out.stdout.count("compiled and cached") == 2, out.stdout
+    again = run("territory_envs.warmup lin linage --no-vector", tmp_path, module=True)
+    assert again.stdout.count("loaded from the cache") == 2, again.stdout
+    refused = run("territory_envs.warmup lin --jobs 0", tmp_path, module=True)
+    assert refused.returncode == 2 and "--jobs" in refused.stderr
+
+
 def test_warmup_refuses_an_unknown_game(tmp_path):
     out = run("territory_envs.warmup chess", tmp_path, module=True)
     assert out.returncode == 2 and "unknown game" in out.stderr

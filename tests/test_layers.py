@@ -24,7 +24,8 @@ def imports(path: Path) -> set:
 def test_core_imports_no_game_and_no_registry():
     for path in (PACKAGE / "core").glob("*.py"):
         for module in imports(path):
-            assert "registry" not in module and "games" not in module, f"{path.name} imports {module}"
+            if module.startswith(".") or module.startswith("territory_envs"):  # (numba has a registry too)
+                assert "registry" not in module and "games" not in module, f"{path.name} imports {module}"
 
 
 def test_only_the_games_packages_and_their_env_modules_name_a_game():

@@ -1,6 +1,6 @@
 """The generic kernels, written once for every game and compiled per game from its
-:class:`~territory_envs.core.compiled.CompiledGame`: the batch step and reset of
-``territory_envs.vector`` (:func:`batch_step`, :func:`batch_reset`) and the random playouts of
+:class:`~territory_envs.core.compiled.CompiledGame`: the batch step of ``territory_envs.vector``
+(:func:`batch_step`, which also starts games anew: the batch's reset) and the random playouts of
 ``GameState.rollout`` (:func:`playout`); with their bookkeeping (after one action of game ``e``,
 its rewards, end flags and move count; games that sit a step out; whose view a finished game's
 last observation takes) and the compiled draw of random legal actions
@@ -8,15 +8,16 @@ last observation takes) and the compiled draw of random legal actions
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from . import compiled
 from .compiled import copy_game, game_at
 from .fields import FLIP, TERMINAL, TO_MOVE, WINNER, head_flip, head_over, head_side, head_winner
+from .jit import kernel
 from .kernels import random_set_index, winner_player
 
 
-@njit(cache=True)
+@kernel(inline="always")  # (inlined: a prange body and a plain loop type the index differently)
 def after_action(e, ended_by_rules, winner_side, flip, move_number, max_moves, mask, rewards, terminated,
                  truncated):
     """Count the move; set ``terminated``/``truncated`` (the ``max_moves`` bound, as the AEC env);
@@ -37,66 +38,67 @@ def after_action(e, ended_by_rules, winner_side, flip, move_number, max_moves, m
     return terminated[e] or truncated[e]
 
 
-@njit(cache=True)
-def skip_game(e, actions, rewards, terminated, truncated):
-    """Whether game ``e`` sits this step out (its action is -1: a subset of the batch steps, e.g.
-    the opponent's moves in ``territory_envs.single_vector``); it then reports no reward and no end."""
-    if actions[e] >= 0:
-        return False
+SIT_OUT = -1  # the action of a game that sits a step out (batch_step)
+NEW_GAME = -2  # the action of a game that starts anew (batch_step; the batch's reset)
+
+
+@kernel(inline="always")  # (inlined: a prange body and a plain loop type the index differently)
+def report_nothing(e, rewards, terminated, truncated):
+    """Game ``e`` played no action this step: no reward, no end."""
     rewards[e, 0] = 0.0
     rewards[e, 1] = 0.0
     terminated[e] = False
     truncated[e] = False
-    return True
 
 
-@njit(cache=True)
+@kernel
 def final_viewer(player, to_move, flip):
     """The side whose view a finished game's last observation takes: that of agent ``player``, or
     the side that would move where ``player`` is -1."""
     return to_move if player < 0 else player ^ flip
 
 
-# --- the batch: one action in every game, and a new start for all ------------------------------
-@njit(cache=True, parallel=True)
+# --- the batch: one action in every game -----------------------------------------------------------
+@kernel(parallel=True)
 def batch_step(game, actions, arrays, params, move_number, max_moves, obs, rewards, terminated, truncated, final_obs,
                final_scores, final_view):
     """One action in every game of the batch, in parallel. ``arrays`` holds the batch's arrays, one
     row per game, in the order of one game's tuple (``compiled`` module docstring); the arrays from
     ``obs`` on are the env's ``outputs``, in that order (one by one: read from a tuple, they cost the
-    cheapest step, Lin's, 3%). A game that
-    ends records its last observation (of player ``final_view[e]``, or of the side that would move
-    where that is -1) and its scores, and starts again; ``obs`` then holds the new game's first
-    observation. A game whose action is -1 sits the step out: it reports no reward and no end, and
-    nothing of it changes."""
+    cheapest step, Lin's, 3%). A game that ends records its last observation (of player
+    ``final_view[e]``, or of the side that would move where that is -1) and its scores, and starts
+    again; ``obs`` then holds the new game's first observation. A game whose action is
+    ``SIT_OUT`` (a subset of the batch steps, e.g. the opponent's moves in
+    ``territory_envs.single_vector``) reports no reward and no end, and nothing of it changes; one
+    whose action is ``NEW_GAME`` starts anew and reports no reward and no end (all of them: the
+    batch's reset, one kernel with the step, so that first use compiles the game's code into one
+    parallel kernel, not two)."""
     for e in prange(actions.shape[0]):
-        if skip_game(e, actions, rewards, terminated, truncated):
-            continue
+        action = actions[e]
+        if action < 0:
+            report_nothing(e, rewards, terminated, truncated)
+            if action == SIT_OUT:
+                continue
         g = game_at(arrays, e)
-        head = game.act(g, actions[e], params)
-        side = head_side(head)
-        if after_action(e, head_over(head), head_winner(head), head_flip(head), move_number, max_moves, g[1],
-                        rewards, terminated, truncated):
-            first, second = game.final_scores(g, params)
-            final_scores[e, 0] = first
-            final_scores[e, 1] = second
-            game.observe(g, final_viewer(final_view[e], side, head_flip(head)), params, final_obs[e])
+        if action == NEW_GAME:
             move_number[e] = 0
             side = head_side(game.new_game(g, params))
+        else:
+            head = game.act(g, action, params)
+            side = head_side(head)
+            if after_action(e, head_over(head), head_winner(head), head_flip(head), move_number, max_moves, g[1],
+                            rewards, terminated, truncated):
+                first, second = game.final_scores(g, params)
+                final_scores[e, 0] = first
+                final_scores[e, 1] = second
+                game.observe(g, final_viewer(final_view[e], side, head_flip(head)), params, final_obs[e])
+                move_number[e] = 0
+                side = head_side(game.new_game(g, params))
         game.observe_mover(g, side, params, obs[e])
 
 
-@njit(cache=True, parallel=True)
-def batch_reset(game, arrays, params, move_number, obs):
-    """A new game in every slot of the batch, and its first observation in ``obs``."""
-    for e in prange(move_number.shape[0]):
-        move_number[e] = 0
-        g = game_at(arrays, e)
-        game.observe(g, head_side(game.new_game(g, params)), params, obs[e])
-
-
 # --- random playouts (GameState.rollout, the playouts of agents.mcts) --------------------------------
-@njit(cache=True)
+@kernel
 def playout(game, g, params, moves_left, uniform, seed, trace):
     """Random legal actions from the position ``g`` (copied, not changed) to the end, at most
     ``moves_left``, chosen by the game's ``playout_action``. Returns ``(winner player or -1 for a
@@ -125,13 +127,13 @@ def playout(game, g, params, moves_left, uniform, seed, trace):
 _NO_SCRATCH = np.zeros(0, dtype=np.int32)
 
 
-@njit(cache=True)
+@kernel
 def no_scratch(g, params, moves_left):
     """The default ``playout_scratch``: none."""
     return _NO_SCRATCH
 
 
-@njit(cache=True)
+@kernel
 def uniform_action(g, params, scratch, uniform):
     """The default ``playout_action``: uniform over the legal actions (``g[1]`` is the mask)."""
     mask = g[1]
@@ -148,7 +150,7 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 
 
-@njit(cache=True)
+@kernel(inline="always")  # (inlined: a prange body and a plain loop type the index differently)
 def next_random(streams, e):
     """Advance game ``e``'s stream and return 64 random bits."""
     z = streams[e] + _GOLDEN
@@ -158,7 +160,7 @@ def next_random(streams, e):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def sample_legal(mask, streams, out):
     """``out[e]``: an action drawn uniformly among the set entries of ``mask[e]`` (-1 if none),
     from game ``e``'s stream. The index is ``floor(u * count)`` for 32 random bits ``u``, so the
@@ -178,7 +180,7 @@ def sample_legal(mask, streams, out):
                 break
 
 
-@njit(cache=True)  # one test per game: starting threads would cost more than the work
+@kernel  # one test per game: starting threads would cost more than the work
 def illegal_actions(mask, actions, bad, skip):
     """``bad[e]``: ``actions[e]`` is out of range or masked out in ``mask[e]`` (-1 allowed with
     ``skip``: the game sits the step out). Returns how many."""
