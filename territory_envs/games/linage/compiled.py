@@ -4,15 +4,14 @@ the constants ``p`` (``LinageGame.params``: ``height, width, line_length, neighb
 komi_planes``)."""
 from __future__ import annotations
 
-from numba import njit
-
 from ...core.compiled import CompiledGame
 from ...core.fields import clear_row, head_code, may_move
+from ...core.jit import kernel
 from ...core.kernels import EMPTY, random_set_index
 from .turn import linage_act, linage_analyse, linage_scores, observe as observe_side
 
 
-@njit(cache=True)
+@kernel
 def new_game(g, p):
     """Empty board, Vertical to move by player_0, the first analysis."""
     board, mask, s, runs, safe, on_h, on_v, kind, memo = g
@@ -23,7 +22,7 @@ def new_game(g, p):
     return head_code(s)
 
 
-@njit(cache=True)
+@kernel
 def act(g, action, p):
     board, mask, s, runs, safe, on_h, on_v, kind, memo = g
     height, width, line_length, neighbours, degree, komi, _ = p
@@ -31,25 +30,25 @@ def act(g, action, p):
                       neighbours, degree, komi)
 
 
-@njit(cache=True)
+@kernel
 def observe(g, viewer, p, out):
     board, mask, s, _, _, on_h, on_v, kind, _ = g
     observe_side(board, kind, on_h, on_v, mask, s, viewer, may_move(s, viewer), p[6], out)
 
 
-@njit(cache=True)
+@kernel
 def observe_mover(g, side, p, out):
     board, mask, s, _, _, on_h, on_v, kind, _ = g
     observe_side(board, kind, on_h, on_v, mask, s, side, True, p[6], out)
 
 
-@njit(cache=True)
+@kernel
 def final_scores(g, p):
     vertical, horizontal = linage_scores(g[2], p[5])
     return float(vertical), float(horizontal)
 
 
-@njit(cache=True)
+@kernel
 def playout_action(g, p, scratch, uniform):
     """A uniformly random legal placement, and the pass only when none is legal (placements are the
     same for both sides, so two passes follow and end the game), or with ``uniform`` a pass as likely

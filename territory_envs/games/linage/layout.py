@@ -3,7 +3,8 @@ of the local searches, and the layout of ``memo``, the regions kept from move to
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from ...core.jit import kernel
 
 # region kinds per cell (derived)
 NOT_EMPTY, FREE, VERTICAL_OWNS, HORIZONTAL_OWNS = 0, 1, 2, 3
@@ -22,6 +23,7 @@ SEARCH_CAP = 12
 # are never removed, so regions only split: labels are handed out in order and never exceed the
 # cells.
 H_STARTS, V_STARTS, RECHECK, ROWS, COLUMNS, BLOCKS = 1, 2, 3, 4, 5, 6
+LABELS_USED, SEARCHED = 0, 1  # the two counts after the blocks (memo_counts)
 # Narrow types (boards up to 25x25: a run is at most 25 cells, a memo entry a cell, a count of cells
 # or a span): the memo and the runs are most of a game's memory, and a large batch's do not stay in
 # cache.
@@ -29,23 +31,30 @@ MEMO_DTYPE = np.int16
 RUNS_DTYPE = np.int8
 
 
-@njit(cache=True)
+@kernel
 def memo_size(n):
     return BLOCKS * n + 2
 
 
-@njit(cache=True)
+@kernel(inline="always")
+def memo_counts(memo, n):
+    """The counts after the blocks of ``memo``, a view: ``[LABELS_USED]`` the labels in use,
+    ``[SEARCHED]`` the cells a search decided (listed in the RECHECK block)."""
+    return memo[BLOCKS * n:]
+
+
+@kernel
 def pack_span(low, high):
     """Rows (or columns) ``low..high`` (each 0..127) in one int16 entry."""
     return low | high << 8
 
 
-@njit(cache=True)
+@kernel
 def in_span(span, x):
     return (span & 255) <= x <= (span >> 8)
 
 
-@njit(cache=True)
+@kernel
 def region_kind(has_h, has_v):
     """The owner of a region from its lines: free with both kinds, else the player whose lines the
     other kind is not (a region with none goes to Vertical here; it counts for both in points)."""

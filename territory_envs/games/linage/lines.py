@@ -3,12 +3,11 @@
 (:func:`place_line_facts`)."""
 from __future__ import annotations
 
-from numba import njit
-
+from ...core.jit import kernel
 from ...core.kernels import EMPTY, run_lengths
 
 
-@njit(cache=True)
+@kernel
 def line_facts(board, height, width, line_length, runs, safe, on_h, on_v, planes=True):
     """The lines of a position: ``runs`` (4, N), the empty cells running from each cell to the
     left, right, up and down (:func:`run_lengths`); ``safe``; ``on_h``/``on_v`` with ``planes``."""
@@ -17,7 +16,7 @@ def line_facts(board, height, width, line_length, runs, safe, on_h, on_v, planes
         cell_line_facts(x, board, line_length, runs, safe, on_h, on_v, planes)
 
 
-@njit(cache=True)
+@kernel
 def cell_line_facts(x, board, line_length, runs, safe, on_h, on_v, planes):
     """``safe[x]``, bit d: x (empty) still lies on a line once a stone is on its neighbour in
     direction d (0 left, 1 right, 2 up, 3 down); all bits for a stone, which needs no search. And
@@ -33,14 +32,14 @@ def cell_line_facts(x, board, line_length, runs, safe, on_h, on_v, planes):
         | (down >= line_length or across_h) << 2 | (up >= line_length or across_h) << 3)
 
 
-@njit(cache=True)
+@kernel
 def lines_through(before, after, line_length):
     """How many lines of a run pass through a cell with ``before`` run cells up to it and ``after``
     from it (both counting the cell): the windows of ``line_length`` holding it."""
     return max(0, min(before, line_length) + min(after, line_length) - line_length)
 
 
-@njit(cache=True)
+@kernel
 def place_line_facts(board, p, height, width, line_length, neighbours, degree, runs, safe, on_h, on_v, planes,
                      marked, todo):
     """:func:`line_facts` after a stone lands on ``p`` (already on ``board``), from those before it:
@@ -75,7 +74,7 @@ def place_line_facts(board, p, height, width, line_length, neighbours, degree, r
     return count
 
 
-@njit(cache=True)
+@kernel
 def mark_neighbours(x, board, neighbours, degree, marked, todo, count):
     """Append x's empty neighbours not yet in ``todo`` to it; returns the new count."""
     for d in range(degree[x]):

@@ -5,15 +5,15 @@ and the low-link method that decides every candidate of a position at once when 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ...core.jit import kernel
 from ...core.kernels import EMPTY, dfs_lowlink, mark_line_starts
-from .layout import COLUMNS, FREE, RECHECK, ROWS, SEARCH_CAP, pack_span
+from .layout import COLUMNS, FREE, RECHECK, ROWS, pack_span
 
 
-@njit(cache=True)
+@kernel
 def decide_legal(cells, count, board, height, width, line_length, neighbours, degree, runs, safe, kind, legal,
-                 memo, searched, search_cap=SEARCH_CAP):
+                 memo, searched, search_cap):
     """``legal[p]`` for the cells ``p`` of ``cells[:count]``: in a free region, and the safe bits,
     else local searches, else (once, if a search gives up) the low-links say so (module docstring).
     The cells found legal other than by their safe bits are listed in ``memo`` after its first
@@ -72,7 +72,7 @@ def decide_legal(cells, count, board, height, width, line_length, neighbours, de
     return searched
 
 
-@njit(cache=True)
+@kernel
 def on_line_without(x, x_col, p, p_col, width, length, left, right, up, down):
     """Does empty cell ``x`` (in column ``x_col``) lie on a line once a stone is on ``p`` (in
     column ``p_col``)? Run lengths as :func:`run_lengths` gives them for the board without that
@@ -86,7 +86,7 @@ def on_line_without(x, x_col, p, p_col, width, length, left, right, up, down):
     return (along_h >= length) | (along_v >= length)
 
 
-@njit(cache=True)
+@kernel
 def search_line(start, p, p_col, stamp, seen, queue, cols, cap, board, width, length, neighbours, degree, left,
                 right, up, down):
     """Breadth-first from ``start`` (a neighbour of ``p``) through the empty cells other than ``p``,
@@ -118,7 +118,7 @@ def search_line(start, p, p_col, stamp, seen, queue, cols, cap, board, width, le
     return 0
 
 
-@njit(cache=True)
+@kernel
 def lowlink_legal(empty, kind, height, width, line_length, neighbours, degree, legal):
     """The legal cells of the free regions by low-links, linear in the cells whatever the
     position (the fallback of :func:`region_facts`' local searches; see the module docstring)."""

@@ -4,16 +4,16 @@ whose answer can have changed)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ...core.jit import kernel
 from ...core.kernels import EMPTY, flood_equal, label_components
-from .layout import (BLOCKS, COLUMNS, FREE, H_STARTS, NOT_EMPTY, RECHECK, ROWS, SEARCH_CAP, V_STARTS, in_span,
-                     region_kind)
+from .layout import (COLUMNS, FREE, H_STARTS, LABELS_USED, NOT_EMPTY, RECHECK, ROWS, SEARCH_CAP, SEARCHED, V_STARTS,
+                     in_span, memo_counts, region_kind)
 from .lines import lines_through, place_line_facts
 from .mask import decide_legal
 
 
-@njit(cache=True)
+@kernel
 def region_facts(board, height, width, line_length, neighbours, degree, runs, safe, kind, legal, memo,
                  search_cap=SEARCH_CAP):
     """A whole position's analysis after :func:`line_facts`: regions (into ``memo``), their
@@ -32,7 +32,7 @@ def region_facts(board, height, width, line_length, neighbours, degree, runs, sa
         if k >= 0:
             h_starts[k] += right[i] >= line_length  # a horizontal line starts at i
             v_starts[k] += down[i] >= line_length
-    memo[BLOCKS * n] = count
+    memo_counts(memo, n)[LABELS_USED] = count
     free_regions = 0
     for k in range(count):
         free_regions += h_starts[k] > 0 and v_starts[k] > 0
@@ -50,12 +50,12 @@ def region_facts(board, height, width, line_length, neighbours, degree, runs, sa
         # let one arise: the empty board has lines and every placement keeps one per region)
         vertical_points += not has_h
         horizontal_points += not has_v
-    memo[BLOCKS * n + 1] = decide_legal(np.arange(n), n, board, height, width, line_length, neighbours, degree,
-                                        runs, safe, kind, legal, memo, 0, search_cap)
+    memo_counts(memo, n)[SEARCHED] = decide_legal(np.arange(n, dtype=np.int32), n, board, height, width, line_length,
+                                                  neighbours, degree, runs, safe, kind, legal, memo, 0, search_cap)
     return free_regions, vertical_points, horizontal_points
 
 
-@njit(cache=True)
+@kernel
 def place_stone(board, p, height, width, line_length, neighbours, degree, runs, safe, on_h, on_v, kind, legal,
                 memo, free_regions, vertical_points, horizontal_points, planes=True):
     """A legal stone on ``p``, and every derived fact brought up to date from those before it, in
@@ -82,7 +82,8 @@ def place_stone(board, p, height, width, line_length, neighbours, degree, runs, 
     row = p // width
     col = p - row * width
     kept = 0
-    for j in range(memo[BLOCKS * n + 1]):
+    counts = memo_counts(memo, n)
+    for j in range(counts[SEARCHED]):
         c = recheck[j]
         if marked[c] or kind[c] != FREE:  # decided below, or no longer in a free region (so illegal)
             continue
@@ -93,12 +94,12 @@ def place_stone(board, p, height, width, line_length, neighbours, degree, runs, 
         else:
             recheck[kept] = c  # its searches stand
             kept += 1
-    memo[BLOCKS * n + 1] = decide_legal(todo, count, board, height, width, line_length, neighbours, degree, runs,
-                                        safe, kind, legal, memo, kept)
+    counts[SEARCHED] = decide_legal(todo, count, board, height, width, line_length, neighbours, degree, runs, safe,
+                                    kind, legal, memo, kept, SEARCH_CAP)
     return free_regions, vertical_points, horizontal_points
 
 
-@njit(cache=True)
+@kernel
 def may_split(board, p, height, width):
     """Can a stone on ``p`` split its region? Not when p's empty neighbours are joined around it,
     each pair of consecutive ones through the empty diagonal cell between them: then they stay in
@@ -118,7 +119,7 @@ def may_split(board, p, height, width):
     return arcs >= 2
 
 
-@njit(cache=True)
+@kernel
 def place_region_facts(board, p, height, width, line_length, neighbours, degree, runs, kind, legal, memo, lost_h,
                        lost_v, free_regions, vertical_points, horizontal_points):
     """The regions after a legal stone on ``p`` (on ``board``, its :func:`place_line_facts` done;
@@ -156,8 +157,9 @@ def place_region_facts(board, p, height, width, line_length, neighbours, degree,
         if parts == 1:
             part_label = label
         else:
-            part_label = memo[BLOCKS * n]
-            memo[BLOCKS * n] += 1
+            counts = memo_counts(memo, n)
+            part_label = counts[LABELS_USED]
+            counts[LABELS_USED] += 1
         h = 0
         v = 0
         for j in range(first, total):

@@ -5,17 +5,17 @@ the playouts share (:func:`linage_act`, :func:`linage_analyse`), and the observa
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ...core.fields import HEAD, TERMINAL, TO_MOVE, WINNER, Array, Fields, RowField, head_code
 from ...core.game import Plane
+from ...core.jit import kernel
 from ...core.kernels import EMPTY, winner_by_score
 from .layout import FREE, HORIZONTAL_OWNS, MEMO_DTYPE, RUNS_DTYPE, VERTICAL_OWNS, memo_size
 from .lines import line_facts
 from .regions import place_stone, region_facts
 
 
-@njit(cache=True)
+@kernel
 def linage_planes(board, kind, on_h, on_v, mask, observer, legal_for_observer, komi_plane, passed, out):
     """Fill the observation ``out`` (H, W, 12) int8 for side ``observer`` (see PLANES)."""
     height, width = out.shape[0], out.shape[1]
@@ -55,7 +55,7 @@ PLANES = (
 )
 
 
-@njit(cache=True)
+@kernel
 def linage_game_over(passes, free_regions):
     """How Linage ends: two passes in a row, or no free region left (no placement is possible, so
     both could only pass). The state, the batch step and the playouts all ask here."""
@@ -83,14 +83,14 @@ FIELDS = Fields(
             Array("memo", MEMO_DTYPE, lambda g: (memo_size(g.num_cells),))))
 
 
-@njit(cache=True, inline='always')
+@kernel(inline="always")
 def linage_scores(s, komi):
     """The sides' scores from row ``s`` (or from the columns of a batch's rows, ``scalars.T``):
     Vertical's points, and Horizontal's plus ``komi``."""
     return s[VERTICAL_POINTS], s[HORIZONTAL_POINTS] + komi
 
 
-@njit(cache=True)
+@kernel
 def linage_analyse(board, runs, safe, on_h, on_v, kind, mask, memo, s, height, width, line_length, neighbours, degree):
     """Every derived fact of a position (lines, regions, the mask, the row's analysis) from the
     board alone."""
@@ -104,7 +104,7 @@ def linage_analyse(board, runs, safe, on_h, on_v, kind, mask, memo, s, height, w
     mask[n] = 1  # the pass
 
 
-@njit(cache=True)
+@kernel
 def linage_act(board, runs, safe, on_h, on_v, kind, mask, memo, s, action, height, width, line_length, neighbours,
                degree, komi, planes=True):
     """Play one legal action (a placement, or the pass ``n``) for the side to move in row ``s``,
@@ -129,7 +129,7 @@ def linage_act(board, runs, safe, on_h, on_v, kind, mask, memo, s, action, heigh
     return head_code(s)
 
 
-@njit(cache=True)
+@kernel
 def observe(board, kind, on_h, on_v, mask, s, observer, legal, komi_planes, out):
     """The planes of side ``observer`` (see PLANES) into ``out``: its legal placements if ``legal``
     (``core.fields.may_move``), its komi plane (``komi_planes`` per side), the last pass."""
