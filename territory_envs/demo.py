@@ -17,13 +17,15 @@ from . import lin_v0
 
 def greedy_living_margin(env, rng):
     """A one-ply agent: the placement that maximises (own living points - opponent living points)
-    after the move, ties broken at random. Uses the game state API (clone + apply)."""
+    after the move (the score margin: komi shifts every move's alike), ties broken at random. Uses
+    the game state API (clone + apply)."""
     state = env.unwrapped.game_state
     side = state.to_move
     best, best_value = [], None
     for action in state.legal_actions():
         child = state.clone().apply(action)
-        value = int(child.alive[side].sum()) - int(child.alive[1 - side].sum())
+        scores = child.scores()
+        value = scores[side] - scores[1 - side]
         if best_value is None or value > best_value:
             best, best_value = [action], value
         elif value == best_value:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .kernels import colour_of, opponent_colour
+
 
 class Positions:
     """The first ``k`` rows of a batch's arrays (``board``, ``mask``, ``scalars`` and each declared
@@ -40,7 +42,7 @@ def material(positions, game, side, opponent_to_act, extra=0) -> np.ndarray:
     next: its legal actions over ``num_actions + 1``, less than one stone (a player without a legal
     action loses)."""
     board = positions.board
-    own = np.count_nonzero(board == (side + 1)[:, None], axis=1)
-    enemy = np.count_nonzero(board == (2 - side)[:, None], axis=1)
+    own = np.count_nonzero(board == colour_of(side)[:, None], axis=1)
+    enemy = np.count_nonzero(board == opponent_colour(side)[:, None], axis=1)
     mobility = np.where(opponent_to_act, positions.mask.sum(axis=1, dtype=np.int64), 0)
     return (own - enemy + extra) - mobility / (game.num_actions + 1)

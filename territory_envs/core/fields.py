@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from typing import Callable, Union
 
 import numpy as np
-from numba import njit
 
+from .jit import kernel
 from .options import excerpt
 
 # the head of every game's scalar row
@@ -38,45 +38,51 @@ HEAD = 4  # the first slot a game lays out itself
 HEAD_BITS = 5  # the bits of head_code; a game's act may return facts of its own above them
 
 
-@njit(cache=True, inline='always')
+@kernel(inline="always")
 def head_code(s):
     """The head of row ``s`` in one int: bit 0 the side to move, bit 1 the flip, bit 2 the game
     over, bits 3-4 the winning side + 1 (0 for none)."""
     return s[TO_MOVE] + 2 * s[FLIP] + 4 * (s[TERMINAL] != 0) + 8 * (s[WINNER] + 1)
 
 
-@njit(cache=True, inline='always')
+@kernel(inline="always")
 def may_move(s, side):
     """Whether ``side`` is to move in a game that goes on: its observation then shows its legal actions."""
     return side == s[TO_MOVE] and s[TERMINAL] == 0
 
 
 # the facts of a head_code (compiled code and Python alike)
-@njit(cache=True, inline='always')
+@kernel(inline="always")
 def head_side(head):
     """The side to move."""
     return head & 1
 
 
-@njit(cache=True, inline='always')
+@kernel(inline="always")
 def head_flip(head):
     """1 where ``player_0`` holds the second side."""
     return (head >> 1) & 1
 
 
-@njit(cache=True, inline='always')
+@kernel(inline="always")
 def head_over(head):
     """Whether the game is over."""
     return (head >> 2) & 1 == 1
 
 
-@njit(cache=True, inline='always')
+@kernel(inline="always")
 def head_winner(head):
     """The winning side, -1 for none (a draw, or the game goes on)."""
     return ((head >> 3) & 3) - 1
 
 
-@njit(cache=True)
+def head_facts(head: int) -> tuple:
+    """``(side to move, flip, over, winner)`` of a head_code in Python: the functions above, run
+    as Python (a numba call from Python would cost more than the decoding)."""
+    return head_side.py_func(head), head_flip.py_func(head), head_over.py_func(head), head_winner.py_func(head)
+
+
+@kernel
 def clear_row(s):
     """The row of a new game before the game sets its own slots: no winner, every other slot 0
     (Black, or Vertical, to move by ``player_0``)."""

@@ -26,7 +26,7 @@ import numpy as np
 from .batch import playout
 from .compile_cache import announce_compile
 from .fields import (FLIP, MAX_MOVE_NUMBER, TERMINAL, TO_MOVE, WINNER, Fields, field_array, field_bool,  # noqa: F401
-                     field_bools, field_int, field_ints)
+                     field_bools, field_int, field_ints, head_facts)
 from .geometry import Geometry
 from .options import check_known, check_max_moves, excerpt
 
@@ -291,11 +291,10 @@ class GameState(ABC):
         head = self._apply(a)
         self.history.append(a)
         self.move_number += 1
-        self.to_move = head & 1
-        self.flip = (head >> 1) & 1
-        if head & 4:
+        self.to_move, self.flip, over, winner = head_facts(head)
+        if over:
             self.terminal = True
-            self.winner = ((head >> 3) & 3) - 1
+            self.winner = winner
             self.mask[:] = 0
         return self
 

@@ -18,15 +18,35 @@ import sys
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic
+
+from .jit import kernel
 
 EMPTY = 0
 BLACK = 1  # the first side (Vertical in Linage)
 WHITE = 2
 
 
-@njit(cache=True)
+@kernel(inline="always")
+def colour_of(side):
+    """The board value of side ``side``'s stones: BLACK for the first side (0), WHITE for the second."""
+    return side + 1
+
+
+@kernel(inline="always")
+def opponent_colour(side):
+    """The board value of the stones of side ``side``'s opponent."""
+    return 2 - side
+
+
+@kernel(inline="always")
+def other_colour(colour):
+    """WHITE for BLACK, BLACK for WHITE."""
+    return 3 - colour
+
+
+@kernel
 def label_components(member, neighbours, degree):
     """Connected components of the cells where ``member`` is true.
 
@@ -36,7 +56,7 @@ def label_components(member, neighbours, degree):
     return label_equal_components(member, member, neighbours, degree)
 
 
-@njit(cache=True)
+@kernel
 def components_holding(member, flag, neighbours, degree, out):
     """``out[i]`` true iff cell ``i`` lies in a component of the member cells that holds a flagged
     cell (flagged cells must be members). A flood from the flagged cells alone: components without
@@ -61,7 +81,7 @@ def components_holding(member, flag, neighbours, degree, out):
                     top += 1
 
 
-@njit(cache=True)
+@kernel
 def flood_equal(values, start, label, labels, cells, tail, neighbours, degree):
     """Label ``label`` the component of ``start``: the unlabelled cells joined to it through
     neighbours of equal ``values`` (a breadth-first flood). Its cells are appended to ``cells`` from
@@ -83,7 +103,7 @@ def flood_equal(values, start, label, labels, cells, tail, neighbours, degree):
     return tail
 
 
-@njit(cache=True)
+@kernel
 def relabel_component(labels, start, old, new, cells, tail, neighbours, degree):
     """Give ``new`` to the cells joined to ``start`` through neighbours whose ``labels`` read
     ``old`` (``start`` itself whatever it reads; ``new != old``), appending them to ``cells`` from
@@ -105,7 +125,7 @@ def relabel_component(labels, start, old, new, cells, tail, neighbours, degree):
     return tail
 
 
-@njit(cache=True)
+@kernel
 def flood_listing(board, start, old, new, region_of, group_of, cells, tail, stamp, tag, groups, listed, neighbours,
                   degree):
     """Flood a region and list its groups in the same pass: the empty cells joined to ``start``
@@ -136,7 +156,7 @@ def flood_listing(board, start, old, new, region_of, group_of, cells, tail, stam
     return tail, listed
 
 
-@njit(cache=True)
+@kernel
 def label_equal_components(values, active, neighbours, degree):
     """Components of active cells where neighbours are joined only if their ``values`` are equal.
 
@@ -181,7 +201,7 @@ def label_equal_components(values, active, neighbours, degree):
     return labels, count
 
 
-@njit(cache=True)
+@kernel
 def find_root(parent, i):
     """The root of ``i``'s tree, halving the path on the way."""
     while parent[i] != i:
@@ -190,7 +210,7 @@ def find_root(parent, i):
     return i
 
 
-@njit(cache=True)
+@kernel
 def any_per_component(labels, count, flag):
     """``out[k]`` is true iff some cell of component ``k`` has ``flag`` set."""
     out = np.zeros(count, dtype=np.bool_)
@@ -200,7 +220,7 @@ def any_per_component(labels, count, flag):
     return out
 
 
-@njit(cache=True)
+@kernel
 def bucket_by_label(labels, count):
     """Cells grouped by component (a counting sort): the cells of component ``k`` are
     ``order[offsets[k]:offsets[k + 1]]``."""
@@ -221,7 +241,7 @@ def bucket_by_label(labels, count):
     return offsets, order
 
 
-@njit(cache=True)
+@kernel
 def region_group_adjacency(region_labels, n_regions, group_labels, n_groups, neighbours, degree):
     """The distinct (region, group) pairs that touch, in compressed-row form.
 
@@ -248,7 +268,7 @@ def region_group_adjacency(region_labels, n_regions, group_labels, n_groups, nei
     return start, pairs[:m].copy()
 
 
-@njit(cache=True)
+@kernel
 def dfs_lowlink(member, neighbours, degree):
     """Iterative depth-first search over every component of the member cells, with Tarjan's
     low-links. Returns ``(disc, low, parent, size, order)``: discovery times (-1 for non-members),
@@ -266,7 +286,7 @@ def dfs_lowlink(member, neighbours, degree):
     return disc, low, parent, size, order[:clock]
 
 
-@njit(cache=True)
+@kernel
 def lowlink_arrays(n):
     """Fresh ``(disc, low, parent, size, next_nb, stack, order)`` for :func:`lowlink_component`."""
     return (np.full(n, -1, dtype=np.int32), np.zeros(n, dtype=np.int32), np.full(n, -1, dtype=np.int32),
@@ -274,7 +294,7 @@ def lowlink_arrays(n):
             np.empty(n, dtype=np.int32))
 
 
-@njit(cache=True)
+@kernel
 def lowlink_component(member, root, neighbours, degree, disc, low, parent, size, next_nb, stack, order, clock):
     """The search of :func:`dfs_lowlink` over the one component of ``root`` (so a caller can
     search only the components it asks about), numbering from ``clock``; returns the next clock."""
@@ -316,7 +336,7 @@ def lowlink_component(member, root, neighbours, degree, disc, low, parent, size,
 MANY = -2  # in ``reach``: two or more distinct groups of that colour touch the region
 
 
-@njit(cache=True)
+@kernel
 def liveness(board, on_board, neighbours, degree, links=None):
     """Groups, regions and which groups live (Lifeline, Asli): a group is alive iff some empty
     region next to it also touches another group of its colour; a lone group is dead.
@@ -374,7 +394,7 @@ def liveness(board, on_board, neighbours, degree, links=None):
     return labels, count, alive, reach
 
 
-@njit(cache=True)
+@kernel
 def run_lengths(member, height, width, left, right, up, down):
     """For every member cell of a square grid, how many member cells run from it (itself
     included) to the left, right, up and down before a non-member or the edge; 0 for non-members.
@@ -387,7 +407,7 @@ def run_lengths(member, height, width, left, right, up, down):
         count_run(member, c + (height - 1) * width, -width, height, down)
 
 
-@njit(cache=True)
+@kernel
 def count_run(member, start, step, cells, out):
     """Along ``cells`` cells from ``start`` by ``step``: the member cells counted so far without a
     break, into ``out``."""
@@ -398,7 +418,7 @@ def count_run(member, start, step, cells, out):
         out[i] = run
 
 
-@njit(cache=True)
+@kernel
 def mark_line_ends(member, height, width, length, out):
     """``out[i]`` true iff ``length`` member cells of a square grid end at ``i`` in its row (from the
     left) or in its column (from the top): every line is marked at least once, at no cost per line.
@@ -417,7 +437,7 @@ def mark_line_ends(member, height, width, length, out):
             out[i] |= run >= length
 
 
-@njit(cache=True)
+@kernel
 def mark_line_starts(member, height, width, length, row_start, col_start):
     """``row_start[i]`` is true iff the ``length`` cells from ``i`` rightwards are all members (a
     horizontal line starts at ``i``); ``col_start[i]`` likewise downwards. Each line of a square grid
@@ -436,7 +456,7 @@ def mark_line_starts(member, height, width, length, row_start, col_start):
             col_start[i] = run >= length
 
 
-@njit(cache=True)
+@kernel
 def is_listed(v, items, count):
     """Is ``v`` among ``items[:count]``? (short lists of labels)"""
     for i in range(count):
@@ -446,7 +466,7 @@ def is_listed(v, items, count):
 
 
 # --- helpers for double placements (Lifeline's and Asli's first turns) -----------------------------
-@njit(cache=True)
+@kernel
 def adjacent(a, b, neighbours, degree):
     for d in range(degree[a]):
         if neighbours[a, d] == b:
@@ -454,7 +474,7 @@ def adjacent(a, b, neighbours, degree):
     return False
 
 
-@njit(cache=True)
+@kernel
 def has_sharing_partner(board, p, neighbours, degree):
     """Is there an empty point ``q``, not next to ``p``, with an empty neighbour ``x`` of ``p``
     between them? Two lone stones on ``p`` and ``q`` then share x's region: both live."""
@@ -469,7 +489,7 @@ def has_sharing_partner(board, p, neighbours, degree):
     return False
 
 
-@njit(cache=True)
+@kernel
 def regions_next_to(board, cell, on_board, neighbours, degree):
     """``(labels, near)``: the liveness labelling of ``board`` and, per component, whether it is
     a region next to ``cell``. A lone stone not touching ``cell`` in such a region shares it with
@@ -483,7 +503,7 @@ def regions_next_to(board, cell, on_board, neighbours, degree):
     return labels, near
 
 
-@njit(cache=True)
+@kernel
 def percent(k, total, low=0):
     """round(100 * k / total), halves rounded up, clipped to [low, 100]: the scale of the int8
     constant planes that carry counts and komi (every game's, one rounding rule; ``low=-100`` for
@@ -502,7 +522,7 @@ def komi_planes(komi, points: int) -> np.ndarray:
 
 # --- a set of 64-bit position hashes, as an open-addressing table (0 marks a free slot; its size is
 # a power of two) --------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def hash_insert(table, h):
     """Insert ``h`` (non-zero); returns True if it was not there. The table must have a free slot."""
     mask = table.shape[0] - 1
@@ -516,7 +536,7 @@ def hash_insert(table, h):
         i = (i + 1) & mask
 
 
-@njit(cache=True)
+@kernel
 def hash_contains(table, h):
     mask = table.shape[0] - 1
     i = np.int64(h & np.uint64(mask))
@@ -527,7 +547,7 @@ def hash_contains(table, h):
     return False
 
 
-@njit(cache=True)
+@kernel
 def hash_rehash(old, new):
     """Move every entry of the tables ``old`` (B, C) into ``new`` (B, C') of larger C'."""
     for b in range(old.shape[0]):
@@ -537,19 +557,19 @@ def hash_rehash(old, new):
 
 
 # --- results and random playouts (agents.mcts) ------------------------------------------------------
-@njit(cache=True)
+@kernel
 def winner_by_score(first, second):
     """The side with more points (0 first, 1 second), -1 on equal scores."""
     return 0 if first > second else 1 if second > first else -1
 
 
-@njit(cache=True)
+@kernel
 def winner_player(winner_side, flip):
     """The player holding ``winner_side`` when the sides are flipped by ``flip``; -1 stays -1."""
     return winner_side ^ flip if winner_side >= 0 else -1
 
 
-@njit(cache=True)
+@kernel
 def random_set_index(mask, stop):
     """A uniformly random ``i < stop`` with ``mask[i]`` set (numba's seeded generator), -1 if none."""
     count = 0
@@ -566,7 +586,7 @@ def random_set_index(mask, stop):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def region_colours(board, p, neighbours, degree, seen, queue):
     """Colours of the stones next to the empty region of ``p`` as a bit set (1 black, 2 white):
     a flood fill of that region alone. ``seen`` (bool (N,), all false) and ``queue`` (int32 (N,))

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.kernels import colour_of
+
 
 def check_first_turns(board: np.ndarray, to_move: int, pending: int, first: list, double: bool) -> None:
     """The first-turn flags against the board: Black's first turn comes before
@@ -15,7 +17,7 @@ def check_first_turns(board: np.ndarray, to_move: int, pending: int, first: list
     for side in (0, 1):
         if first[side] or not double:
             continue
-        own = int(np.count_nonzero(board == side + 1)) - (pending >= 0 and to_move == side)
+        own = int(np.count_nonzero(board == colour_of(side))) - (pending >= 0 and to_move == side)
         if own or (side == 0 and to_move != 0) or (side == 1 and first[0] and to_move != 1):
             raise ValueError(f"state dict: 'first_turn_done' says {('black', 'white')[side]}'s first turn "
                              f"is still to play, which the board and 'to_move' contradict")

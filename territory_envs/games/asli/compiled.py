@@ -13,18 +13,18 @@ directly until a mask shows more. Double first turns go through ``act`` and the 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ...core.compiled import CompiledGame
 from ...core.fields import head_code, may_move
-from ...core.kernels import EMPTY, hash_insert, random_set_index, region_colours
+from ...core.jit import kernel
+from ...core.kernels import EMPTY, colour_of, hash_insert, opponent_colour, random_set_index, region_colours
 from .rules import place_and_capture
 from .structure import MEMO_VALID
 from .turn import (FIRST_BLACK, LAST_MINIMAL, PRISON_BLACK, ROLLOUT_TESTS, SEEN_COUNT, TO_MOVE, act as act_rules,
                    close_turn, compute_mask, new_game as new_game_rules, observe as observe_side)
 
 
-@njit(cache=True)
+@kernel
 def new_game(g, p):
     board, mask, s, owner, danger, memo, seen = g
     komi, _, keys, side_key, on_board, neighbours, degree = p
@@ -32,32 +32,32 @@ def new_game(g, p):
     return head_code(s)
 
 
-@njit(cache=True)
+@kernel
 def act(g, action, p):
     board, mask, s, owner, danger, memo, seen = g
     _, _, keys, side_key, on_board, neighbours, degree = p
     return act_rules(board, mask, owner, danger, s, seen, memo, action, keys, side_key, on_board, neighbours, degree)
 
 
-@njit(cache=True)
+@kernel
 def observe(g, viewer, p, out):
     board, mask, s, owner, danger, _, _ = g
     observe_side(board, mask, owner, danger, s, viewer, may_move(s, viewer), p[1], out)
 
 
-@njit(cache=True)
+@kernel
 def observe_mover(g, side, p, out):
     board, mask, s, owner, danger, _, _ = g
     observe_side(board, mask, owner, danger, s, side, True, p[1], out)
 
 
-@njit(cache=True)
+@kernel
 def final_scores(g, p):
     return 0.0, 0.0  # Asli has no score
 
 
 # --- random playouts -------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def playout_scratch(g, p, moves_left):
     """A table with room for every position of the playout (the game's own copy has room for one
     more turn only), and the candidate tests' scratch; ``flags``: per side, skip the candidate
@@ -77,7 +77,7 @@ def playout_scratch(g, p, moves_left):
             np.empty(n + 1, dtype=np.int32), flags)
 
 
-@njit(cache=True, inline='always')
+@kernel(inline="always")
 def test_candidates(board, trial, s, candidates, flood_seen, flood_queue, on_board, neighbours, degree):
     """A playout's single-stone turn without the mask: test the candidates (the empty points and
     the removal) one by one in a random order, drawn lazily, and take the first legal one (uniform
@@ -94,7 +94,7 @@ def test_candidates(board, trial, s, candidates, flood_seen, flood_queue, on_boa
         if board[i] == EMPTY:
             candidates[count] = i
             count += 1
-        own += board[i] == side + 1
+        own += board[i] == colour_of(side)
     if own == 0:  # a stone would be a lone group, dead whatever it captures: no placement
         count = 0
     if s[PRISON_BLACK + 1 - side] > 0:
@@ -113,13 +113,13 @@ def test_candidates(board, trial, s, candidates, flood_seen, flood_queue, on_boa
         groups, stones, alive = place_and_capture(trial, side, r, on_board, neighbours, degree)
         # minimal incursion: one group captured by a stone in enemy territory (judged before it);
         # region_colours as in rules.is_incursion, with scratch kept for the whole playout
-        minimal = groups == 1 and region_colours(board, r, neighbours, degree, flood_seen, flood_queue) == 2 - side
+        minimal = groups == 1 and region_colours(board, r, neighbours, degree, flood_seen, flood_queue) == opponent_colour(side)
         if alive and not (ban and minimal):
             return r, stones, minimal, False
     return -1, 0, False, tested == count
 
 
-@njit(cache=True)
+@kernel
 def playout_action(g, p, scratch, uniform):
     """One action of a playout (Asli's are uniform either way), played here on the playout's own
     table (the module docstring)."""

@@ -5,14 +5,14 @@ revives the stone's group (:func:`captures_revive`)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ...core.kernels import EMPTY, MANY, is_listed, lowlink_arrays, lowlink_component
+from ...core.jit import kernel
+from ...core.kernels import EMPTY, MANY, colour_of, is_listed, lowlink_arrays, lowlink_component
 from .rules import BLACK_OWNS, NOBODY, WHITE_OWNS, placement_legal
 from .structure import SMALL_REGION, regions_per_group, touches_elsewhere
 
 
-@njit(cache=True)
+@kernel
 def dying_groups(board, p, foe, st, disc, low, parent, size, neighbours, degree, part_bits, dying):
     """The enemy groups that a stone on ``p`` (in region ``r``) kills, into ``dying``; returns how
     many. Only a group whose one partner region is ``r`` can die: it dies if the parts of ``r - p``
@@ -80,7 +80,7 @@ def dying_groups(board, p, foe, st, disc, low, parent, size, neighbours, degree,
     return count
 
 
-@njit(cache=True)
+@kernel
 def children_of(board, p, disc, low, parent, neighbours, degree, cut_off, kept):
     """p's children in the search tree, split into ``cut_off`` (their subtrees become parts of
     ``r - p`` of their own: ``low[c] >= disc[p]``, or every child of the root) and ``kept``
@@ -99,7 +99,7 @@ def children_of(board, p, disc, low, parent, neighbours, degree, cut_off, kept):
     return n_cut, n_kept
 
 
-@njit(cache=True)
+@kernel
 def all_dependents(st, r, foe_colour, dying):
     """Every enemy group whose one partner region is ``r``, into ``dying``; returns how many."""
     count = 0
@@ -111,7 +111,7 @@ def all_dependents(st, r, foe_colour, dying):
     return count
 
 
-@njit(cache=True)
+@kernel
 def event_arrays(block, n, max_degree):
     """The arrays of :func:`region_events` as views of one block of ``n + 1 + 2 * n * max_degree``
     entries and one per group: ``(ev_first, ev_group, next_other, g_events)``."""
@@ -120,7 +120,7 @@ def event_arrays(block, n, max_degree):
     return block[:at], block[at:at + events], block[at + events:at + 2 * events], block[at + 2 * events:]
 
 
-@njit(cache=True)
+@kernel
 def region_events(board, r, foe_colour, st, visit, base, end, neighbours, degree, block):
     """The *events* of region ``r`` (searched depth first, its points numbered ``base..end - 1``
     in discovery order, ``visit[k]`` the point numbered k): the (point, enemy group next to it)
@@ -154,7 +154,7 @@ def region_events(board, r, foe_colour, st, visit, base, end, neighbours, degree
         g_events[ev_group[e]] += 1
 
 
-@njit(cache=True)
+@kernel
 def seen_group_before(board, labels, neighbours, v, d):
     """Is neighbour ``d`` of ``v`` a stone of a group already met among v's earlier neighbours?"""
     nb = neighbours[v, d]
@@ -165,7 +165,7 @@ def seen_group_before(board, labels, neighbours, v, d):
     return False
 
 
-@njit(cache=True)
+@kernel
 def range_groups(ev_group, next_other, x, y):
     """The enemy groups of the events ``x..y - 1``: -1 for none, the group if one, else MANY."""
     if x >= y:
@@ -176,7 +176,7 @@ def range_groups(ev_group, next_other, x, y):
 
 
 # (long: one compiled pass over the DFS ranges; split, the parts would pass its nine scratch arrays along)
-@njit(cache=True)
+@kernel
 def dying_by_ranges(board, p, foe, st, disc, low, parent, size, visit, end, block, neighbours, degree, dying):
     """:func:`dying_groups` for a large region, with its :func:`region_events`: each part of
     ``r - p`` is a few ranges of discovery numbers (a cut-off subtree; the rest: before p, the kept
@@ -273,7 +273,7 @@ DIRECT_WORK = 16  # regions (and stones) of the groups a point looks at directly
 CONTACTS = 5  # one more than the friendly groups a stone can join: a full list names a group outside them
 
 
-@njit(cache=True)
+@kernel
 def contact_lists_room(st):
     """Room for :func:`fill_contact_lists`, not yet filled."""
     lists = np.empty((1 + st.n_regions + st.n_groups, 1 + CONTACTS), dtype=np.int32)
@@ -281,7 +281,7 @@ def contact_lists_room(st):
     return lists
 
 
-@njit(cache=True)
+@kernel
 def fill_contact_lists(lists, st, me):
     """Which friendly groups (colour ``me + 1``) touch which, listed once per position (on the
     first question about large groups) so that a point joining or killing large groups costs
@@ -301,7 +301,7 @@ def fill_contact_lists(lists, st, me):
     lists[0, 0] = 1
     top = 1 + st.n_regions  # the groups' rows
     for g in range(st.n_groups):
-        if st.colour[g] == me + 1:
+        if st.colour[g] == colour_of(me):
             lists[top + g, 0] = 1
             lists[top + g, 1] = g
         else:
@@ -311,18 +311,18 @@ def fill_contact_lists(lists, st, me):
         lists[near, 0] = 0
         first, last = st.pair_start[r], st.pair_start[r + 1]
         for j in range(first, last):
-            if st.colour[st.pair_group[j]] == me + 1:
+            if st.colour[st.pair_group[j]] == colour_of(me):
                 add_contact(lists, near, st.pair_group[j])
         if lists[near, 0] < 2:
             continue  # its one friend is listed already
         for j in range(first, last):
             g = st.pair_group[j]
-            if st.colour[g] == me + 1:
+            if st.colour[g] == colour_of(me):
                 for k in range(lists[near, 0]):
                     add_contact(lists, top + g, lists[near, 1 + k])
 
 
-@njit(cache=True)
+@kernel
 def add_contact(lists, row, f):
     """Put group ``f`` in list ``row`` unless it is there or the list is full."""
     k = lists[row, 0]
@@ -335,7 +335,7 @@ def add_contact(lists, row, f):
     lists[row, 0] = k + 1
 
 
-@njit(cache=True)
+@kernel
 def lists_name_another(lists, row, friends, n_friends):
     """Does list ``row`` name a group other than ``friends``?"""
     for k in range(1, lists[row, 0] + 1):
@@ -344,7 +344,7 @@ def lists_name_another(lists, row, friends, n_friends):
     return False
 
 
-@njit(cache=True)
+@kernel
 def joined_groups_live(st, me, r, friends, n_friends, group_start, group_regions, direct_work):
     """A stone in region ``r`` joins ``friends``, every friendly group next to ``r`` (two or more):
     does the joined group live before captures, that is, does one of the friends share another
@@ -364,7 +364,7 @@ def joined_groups_live(st, me, r, friends, n_friends, group_start, group_regions
     return 0
 
 
-@njit(cache=True)
+@kernel
 def joined_groups_live_listed(st, me, friends, n_friends, lists):
     """:func:`joined_groups_live` through the lists of :func:`fill_contact_lists`."""
     fill_contact_lists(lists, st, me)
@@ -374,7 +374,7 @@ def joined_groups_live_listed(st, me, friends, n_friends, lists):
     return False
 
 
-@njit(cache=True)
+@kernel
 def friend_outside(st, me, r2, friends, n_friends, group_start, group_regions):
     """Does region ``r2`` touch a friendly group other than ``friends`` (more friendly groups
     than the friends next to it)?"""
@@ -385,7 +385,7 @@ def friend_outside(st, me, r2, friends, n_friends, group_start, group_regions):
     return st.per_colour[r2, me] > joined
 
 
-@njit(cache=True)
+@kernel
 def captures_revive(board, me, r, friends, n_friends, st, dying, n_dying, group_start, group_regions, neighbours,
                     degree, direct_work):
     """A stone in region ``r`` joins ``friends`` (every friendly group next to ``r``, maybe none)
@@ -409,7 +409,7 @@ def captures_revive(board, me, r, friends, n_friends, st, dying, n_dying, group_
             v = st.group_cells[j]
             for d in range(degree[v]):
                 nb = neighbours[v, d]
-                if board[nb] == me + 1 and not is_listed(st.labels[nb], friends, n_friends):
+                if board[nb] == colour_of(me) and not is_listed(st.labels[nb], friends, n_friends):
                     return 1
         for j in range(group_start[c], group_start[c + 1]):
             r2 = group_regions[j]
@@ -418,7 +418,7 @@ def captures_revive(board, me, r, friends, n_friends, st, dying, n_dying, group_
     return 0
 
 
-@njit(cache=True)
+@kernel
 def captures_revive_listed(board, me, friends, n_friends, st, dying, n_dying, lists, neighbours, degree):
     """:func:`captures_revive` through the lists of :func:`fill_contact_lists`: a dying group's
     list is made the first time it is asked about (its stones' friendly neighbours and its
@@ -433,7 +433,7 @@ def captures_revive_listed(board, me, friends, n_friends, st, dying, n_dying, li
                 v = st.group_cells[j]
                 for d in range(degree[v]):
                     nb = neighbours[v, d]
-                    if board[nb] == me + 1:
+                    if board[nb] == colour_of(me):
                         add_contact(lists, top + c, st.labels[nb])
                     elif board[nb] == EMPTY:
                         near = 1 + st.labels[nb]
@@ -444,7 +444,7 @@ def captures_revive_listed(board, me, friends, n_friends, st, dying, n_dying, li
     return False
 
 
-@njit(cache=True, inline='always')
+@kernel(inline="always")
 def derived_planes(st, owner, danger):
     """``owner`` and ``danger`` of :func:`analyse_structure` from the structure ``st``; returns
     whether every group lives."""
@@ -469,7 +469,7 @@ def derived_planes(st, owner, danger):
 # Long by choice: one pass over the regions, the scratch of the costlier ways (contact lists,
 # low-links, event ranges) allocated when a point first needs it, which most positions never do;
 # cut into steps, each would take a dozen of those arrays as arguments.
-@njit(cache=True)
+@kernel
 def analyse_structure(board, side, ban, single, st, on_board, neighbours, degree, mask, owner, danger,
                       small_region=SMALL_REGION, direct_work=DIRECT_WORK):
     """Derived facts and, if ``single``, the legal placements of ``side`` for a single-stone turn,
@@ -544,7 +544,7 @@ def analyse_structure(board, side, ban, single, st, on_board, neighbours, degree
             n_friends = 0
             for d in range(degree[p]):
                 nb = neighbours[p, d]
-                if board[nb] == me + 1 and not is_listed(st.labels[nb], friends, n_friends):
+                if board[nb] == colour_of(me) and not is_listed(st.labels[nb], friends, n_friends):
                     friends[n_friends] = st.labels[nb]
                     n_friends += 1
             if st.per_colour[r, me] > n_friends or n_friends == 1:

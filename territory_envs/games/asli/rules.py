@@ -5,20 +5,21 @@ reference and the mask of first turns."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ...core.kernels import EMPTY, adjacent, has_sharing_partner, liveness, region_colours, regions_next_to
+from ...core.jit import kernel
+from ...core.kernels import (EMPTY, adjacent, colour_of, has_sharing_partner, liveness, opponent_colour,
+                             region_colours, regions_next_to)
 
 NOBODY, BLACK_OWNS, WHITE_OWNS = 0, 1, 2
 MAX_PRISON = 2**31 - 1  # the prison counts are int32 scalars
 
 
-@njit(cache=True)
+@kernel
 def place_and_capture(board, side, p, on_board, neighbours, degree):
     """``side`` places on ``p``; every dead enemy group goes to the prison. Returns
     ``(groups, stones, friends_alive)``: enemy groups and stones captured, and whether every
     friendly group lives afterwards."""
-    mover = side + 1
+    mover = colour_of(side)
     board[p] = mover
     labels, count, alive, _ = liveness(board, on_board, neighbours, degree)
     counted = np.zeros(count, dtype=np.bool_)
@@ -46,23 +47,23 @@ def place_and_capture(board, side, p, on_board, neighbours, degree):
     return groups, stones, True
 
 
-@njit(cache=True)
+@kernel
 def is_incursion(board, side, p, on_board, neighbours, degree):
     """Is a stone of ``side`` on the empty ``p`` an incursion (p's territory owned by the opponent:
     the stones around it are all the opponent's)? A flood fill of p's region alone."""
     n = board.shape[0]
     return region_colours(board, p, neighbours, degree, np.zeros(n, dtype=np.bool_),
-                          np.empty(n, dtype=np.int32)) == 2 - side
+                          np.empty(n, dtype=np.int32)) == opponent_colour(side)
 
 
-@njit(cache=True)
+@kernel
 def single_turn_legal(board, side, p, ban, on_board, neighbours, degree):
     """Exact: is a single placement on ``p`` a legal turn?"""
     incursion = ban and is_incursion(board, side, p, on_board, neighbours, degree)
     return placement_legal(board, side, p, ban and incursion, on_board, neighbours, degree)
 
 
-@njit(cache=True)
+@kernel
 def placement_legal(board, side, p, banned_if_minimal, on_board, neighbours, degree):
     """Exact, knowing whether a minimal incursion on ``p`` would be banned (the ban is on and
     ``p`` lies in enemy territory)."""
@@ -71,7 +72,7 @@ def placement_legal(board, side, p, banned_if_minimal, on_board, neighbours, deg
     return alive and not (banned_if_minimal and groups == 1)
 
 
-@njit(cache=True)
+@kernel
 def pair_turn_legal(board, side, first, second, ban, on_board, neighbours, degree):
     """Exact: is the double placement ``first`` then ``second`` (capturing after each) legal?"""
     if ban and is_incursion(board, side, first, on_board, neighbours, degree):
@@ -88,7 +89,7 @@ def pair_turn_legal(board, side, first, second, ban, on_board, neighbours, degre
     return alive and not (ban and incursion and groups == 1)
 
 
-@njit(cache=True)
+@kernel
 def first_stone_mask(board, side, ban, quick, on_board, neighbours, degree, mask):
     """First stone of a double placement: legal iff some second stone completes a legal turn.
     With ``quick`` (no ban, the side has no stone: every first turn) a stone with an empty
@@ -110,7 +111,7 @@ def first_stone_mask(board, side, ban, quick, on_board, neighbours, degree, mask
                 break
 
 
-@njit(cache=True)
+@kernel
 def second_stone_mask(board, side, first, ban, quick, on_board, neighbours, degree, mask):
     """Second stone (``board`` holds the first stone and its captures): legal iff the turn ends
     with every friendly group alive and, under the ban, is no minimal incursion. With ``quick``

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
-from ...core.kernels import EMPTY, flood_equal, flood_listing, is_listed
+from ...core.jit import kernel
+from ...core.kernels import EMPTY, colour_of, flood_equal, flood_listing, is_listed, opponent_colour
 
 # Regions of up to this many points go through dying_groups' scan, larger ones through the event
 # ranges of dying_by_ranges: the same answer; the scan is faster when short, the ranges keep large
@@ -26,14 +26,14 @@ MEMO_VALID, MEMO_GROUPS, MEMO_REGIONS, MEMO_HEAD = 0, 1, 2, 3
 MEMO_DTYPE = np.int16  # (boards up to 25x25): half the memory a step reads, which is mostly not in cache
 
 
-@njit(cache=True)
+@kernel
 def memo_size(n, max_degree):
     """Entries of a memo for ``n`` cells. Each (region, group) pair is met across its own edge
     between an empty point and a stone, so the pairs are at most the ``n * max_degree / 2`` edges."""
     return MEMO_HEAD + 10 * n + 3 + n * max_degree // 2
 
 
-@njit(cache=True)
+@kernel
 def structure_view(memo, n, max_degree):
     """The :data:`Structure` held in ``memo``, as views of it."""
     at = MEMO_HEAD
@@ -52,7 +52,7 @@ def structure_view(memo, n, max_degree):
                      group_offsets, region_cells, region_offsets, pair_start, pair_group, per_colour, partners)
 
 
-@njit(cache=True)
+@kernel
 def asli_structure(board, on_board, neighbours, degree):
     """:func:`label_structure` into a new memo."""
     n = board.shape[0]
@@ -60,7 +60,7 @@ def asli_structure(board, on_board, neighbours, degree):
                            degree)
 
 
-@njit(cache=True)
+@kernel
 def label_structure(board, memo, on_board, neighbours, degree):
     """Groups, territories (regions) and which touch which, labelled in one pass over the board into
     ``memo``; returns them as views of it (:func:`structure_view`):
@@ -119,7 +119,7 @@ def label_structure(board, memo, on_board, neighbours, degree):
     return st
 
 
-@njit(cache=True)
+@kernel
 def count_pairs(st):
     """``per_colour`` and ``partners`` of the structure ``st`` from its pair lists."""
     st.per_colour[:st.n_regions] = 0
@@ -139,7 +139,7 @@ RING_ROWS = np.array([-1, -1, 0, 1, 1, 1, 0, -1], dtype=np.int64)
 RING_COLS = np.array([0, 1, 1, 1, 0, -1, -1, -1], dtype=np.int64)
 
 
-@njit(cache=True)
+@kernel
 def arcs_round(board, p):
     """The arcs of empty points round the point ``p`` of a square board that hold its empty
     neighbours: with one, p's region less p is one region; with none, p's region is p alone."""
@@ -173,7 +173,7 @@ def arcs_round(board, p):
     return arcs
 
 
-@njit(cache=True)
+@kernel
 def touches_region_without(board, st, g, r, p, neighbours, degree):
     """Does group ``g`` touch a point of region ``r`` other than ``p``? Its stones next to ``p``
     first (the usual answer), then all of them."""
@@ -195,7 +195,7 @@ def touches_region_without(board, st, g, r, p, neighbours, degree):
 
 # Long by choice: one pass that rewrites every array of the structure front to back, in place,
 # each step reading the offsets the one before left (see the docstring's order).
-@njit(cache=True)
+@kernel
 def structure_after_stone(st, memo, board, p, side, arcs, neighbours, degree):
     """Bring the structure ``st`` (views of ``memo``) of ``board`` up to date for a stone of
     ``side`` on the point ``p``, in place (captures aside); ``st`` is the structure of the board
@@ -214,14 +214,14 @@ def structure_after_stone(st, memo, board, p, side, arcs, neighbours, degree):
     gone = arcs == 0  # r is p alone
     n = board.shape[0]
     r = st.labels[p]
-    foe = 2 - side
+    foe = opponent_colour(side)
     near = np.empty(8, dtype=np.int32)  # the friends next to p, then (from 4) the enemies cut off from r
     friends = 0
     lost = 0
     for d in range(degree[p]):
         x = neighbours[p, d]
         g = st.labels[x]
-        if board[x] == side + 1 and not is_listed(g, near, friends):
+        if board[x] == colour_of(side) and not is_listed(g, near, friends):
             near[friends] = g
             friends += 1
         elif board[x] == foe and not gone and not is_listed(g, near[4:], lost) and \
@@ -253,7 +253,7 @@ def structure_after_stone(st, memo, board, p, side, arcs, neighbours, degree):
         for j in range(first, last):
             st.group_cells[tail] = st.group_cells[j]
             tail += 1
-    st.colour[joined] = side + 1
+    st.colour[joined] = colour_of(side)
     st.group_offsets[joined] = tail
     for j in range(moving):
         st.group_cells[tail + j] = moved[j]
@@ -317,7 +317,7 @@ def structure_after_stone(st, memo, board, p, side, arcs, neighbours, degree):
     return new
 
 
-@njit(cache=True)
+@kernel
 def split_region(st, memo, board, p, r, neighbours, degree):
     """After :func:`structure_after_stone` has taken the stone on ``p`` (``board``: with it) with
     p's empty neighbours in two arcs or more, region ``r`` (its region less p) may be in parts: the
@@ -363,7 +363,7 @@ def split_region(st, memo, board, p, r, neighbours, degree):
                      st.region_cells, st.region_offsets, st.pair_start, st.pair_group, st.per_colour, st.partners)
 
 
-@njit(cache=True)
+@kernel
 def replace_list(values, starts, r, count, items, bounds, parts):
     """In the ``count`` lists stored one after another in ``values`` (list ``x`` is
     ``values[starts[x]:starts[x + 1]]``): list ``r`` becomes ``items[bounds[0]:bounds[1]]``, no
@@ -387,7 +387,7 @@ def replace_list(values, starts, r, count, items, bounds, parts):
     starts[count + parts - 1] = at
 
 
-@njit(cache=True)
+@kernel
 def capture_dead(board, foe_colour, st):
     """Move every dead group of ``foe_colour`` to the prison; returns ``(groups, stones)``."""
     groups = 0
@@ -401,7 +401,7 @@ def capture_dead(board, foe_colour, st):
     return groups, stones
 
 
-@njit(cache=True)
+@kernel
 def touches_elsewhere(board, st, r, g, p, neighbours, degree):
     """Does group ``g`` touch region ``r`` at a point other than ``p``?"""
     for j in range(st.region_offsets[r], st.region_offsets[r + 1]):
@@ -414,7 +414,7 @@ def touches_elsewhere(board, st, r, g, p, neighbours, degree):
     return False
 
 
-@njit(cache=True)
+@kernel
 def regions_per_group(st):
     """The regions next to each group, in compressed-row form ``(group_start, group_regions)``."""
     m = st.pair_start[st.n_regions]

@@ -4,19 +4,19 @@ the layout of a game's scalar row and the Zobrist keys of the repetition draw.""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ...core.fields import (FLIP, HEAD, HEAD_BITS, TERMINAL, TO_MOVE, WINNER, Array, Fields, RowField,  # noqa: F401
                             Table, clear_row, head_code)
 from ...core.game import Plane
-from ...core.kernels import EMPTY, hash_contains, hash_insert, percent
+from ...core.jit import kernel
+from ...core.kernels import EMPTY, colour_of, hash_contains, hash_insert, opponent_colour, percent
 from .rules import MAX_PRISON, first_stone_mask, second_stone_mask
 from .structure import (MEMO_DTYPE, MEMO_VALID, arcs_round, capture_dead, label_structure, memo_size,
                         structure_after_stone, structure_view)
 from .mask import analyse_structure
 
 
-@njit(cache=True)
+@kernel
 def zobrist_hash(board, side, keys, side_key):
     h = np.uint64(0)
     for i in range(board.shape[0]):
@@ -27,7 +27,7 @@ def zobrist_hash(board, side, keys, side_key):
     return h if h != 0 else np.uint64(1)  # 0 marks a free slot in the position table
 
 
-@njit(cache=True)
+@kernel
 def asli_planes(board, owner, danger, mask, observer, legal_for_observer, own_prisoners,
                 opponent_prisoners, ban, second_stone, out):
     """Fill the observation ``out`` (H, W, 14) for side ``observer`` (see PLANES)."""
@@ -79,7 +79,7 @@ ROLLOUT_TESTS = 6  # candidates a playout turn tests before it asks the exact ma
 FLOOD_PARTS_FROM = 64
 
 
-@njit(cache=True)
+@kernel
 def compute_mask(board, mask, owner, danger, s, memo, on_board, neighbours, degree):
     """Legal actions of the side to move (the derived planes come along), the board's structure
     labelled into ``memo``."""
@@ -87,7 +87,7 @@ def compute_mask(board, mask, owner, danger, s, memo, on_board, neighbours, degr
                         on_board, neighbours, degree)
 
 
-@njit(cache=True, inline='always')
+@kernel(inline="always")
 def mask_from_structure(board, mask, owner, danger, s, structure, on_board, neighbours, degree):
     """:func:`compute_mask` with the board's :func:`asli_structure` already labelled."""
     n = board.shape[0]
@@ -99,7 +99,7 @@ def mask_from_structure(board, mask, owner, danger, s, structure, on_board, neig
     if double:
         own = 0
         for i in range(n):
-            own += board[i] == side + 1
+            own += board[i] == colour_of(side)
         if s[PENDING] >= 0:
             second_stone_mask(board, side, s[PENDING], ban, not ban and own == 1, on_board, neighbours, degree, cells)
         else:
@@ -107,7 +107,7 @@ def mask_from_structure(board, mask, owner, danger, s, structure, on_board, neig
     mask[n] = s[PENDING] < 0 and s[PRISON_BLACK + 1 - side] > 0
 
 
-@njit(cache=True, inline='always')
+@kernel(inline="always")
 def close_turn(board, s, seen, side, minimal, placement, keys, side_key):
     """What ends every whole turn, in :func:`act` and in the playouts: the ban for the next turn
     (``minimal``: this turn was a minimal incursion), the turn passes, and the repetition rule: a
@@ -125,7 +125,7 @@ def close_turn(board, s, seen, side, minimal, placement, keys, side_key):
     return False
 
 
-@njit(cache=True, inline='always')
+@kernel(inline="always")
 def _end_turn(board, mask, owner, danger, s, seen, side, minimal, placement, structure, keys, side_key, on_board,
               neighbours, degree):
     drawn = close_turn(board, s, seen, side, minimal, placement, keys, side_key)
@@ -142,14 +142,14 @@ def _end_turn(board, mask, owner, danger, s, seen, side, minimal, placement, str
 OUT_PRISON = 1 << HEAD_BITS  # the bit of an act's outcome above the head: the prison changed
 
 
-@njit(cache=True)
+@kernel
 def outcome(s, prison_moved):
     """An act's result in one int: the row's :func:`head_code`, and ``OUT_PRISON`` when stones
     moved into or out of the prison."""
     return head_code(s) + prison_moved * OUT_PRISON
 
 
-@njit(cache=True)
+@kernel
 def current_structure(board, memo, on_board, neighbours, degree):
     """The structure of ``board``: the one kept in ``memo`` if it is valid, else labelled there."""
     if memo[MEMO_VALID] == 1:
@@ -157,7 +157,7 @@ def current_structure(board, memo, on_board, neighbours, degree):
     return label_structure(board, memo, on_board, neighbours, degree)
 
 
-@njit(cache=True)
+@kernel
 def act(board, mask, owner, danger, s, seen, memo, action, keys, side_key, on_board, neighbours, degree):
     """Play one legal action (a placement, or ``remove_prisoner`` = ``n``); returns
     :func:`outcome` (so a Python caller reads no scalar back). ``seen`` must keep a free slot (the
@@ -172,18 +172,18 @@ def act(board, mask, owner, danger, s, seen, memo, action, keys, side_key, on_bo
                   current_structure(board, memo, on_board, neighbours, degree), keys, side_key, on_board, neighbours,
                   degree)
         return outcome(s, True)
-    incursion = owner[action] == 2 - side  # the territory's owner before the stone lands
+    incursion = owner[action] == opponent_colour(side)  # the territory's owner before the stone lands
     # the structure after the stone shows the dead enemy groups; it serves the next mask too
     # unless stones were captured. It follows from the one before, by a flood of p's region at most
     arcs = arcs_round(board, action)
     if n >= FLOOD_PARTS_FROM or arcs < 2:
         before = current_structure(board, memo, on_board, neighbours, degree)
-        board[action] = side + 1
+        board[action] = colour_of(side)
         structure = structure_after_stone(before, memo, board, action, side, arcs, neighbours, degree)
     else:
-        board[action] = side + 1
+        board[action] = colour_of(side)
         structure = label_structure(board, memo, on_board, neighbours, degree)
-    groups, stones = capture_dead(board, 2 - side, structure)
+    groups, stones = capture_dead(board, opponent_colour(side), structure)
     if stones > 0:
         structure = label_structure(board, memo, on_board, neighbours, degree)
     s[PRISON_BLACK + 1 - side] += stones
@@ -202,14 +202,14 @@ def act(board, mask, owner, danger, s, seen, memo, action, keys, side_key, on_bo
     return outcome(s, stones > 0)
 
 
-@njit(cache=True)
+@kernel
 def start_slots(s, komi):
     """Asli's own slots of a new game's row: no pending stone, ``komi`` black stones in the prison."""
     s[PENDING] = -1
     s[PRISON_BLACK] = komi
 
 
-@njit(cache=True)
+@kernel
 def new_game(board, mask, owner, danger, s, seen, memo, komi, keys, side_key, on_board, neighbours, degree):
     """Reset one game: empty board, Black to move by player_0, ``komi`` black stones in the prison."""
     board[:] = EMPTY
@@ -221,7 +221,7 @@ def new_game(board, mask, owner, danger, s, seen, memo, komi, keys, side_key, on
     compute_mask(board, mask, owner, danger, s, memo, on_board, neighbours, degree)
 
 
-@njit(cache=True)
+@kernel
 def observe(board, mask, owner, danger, s, observer, legal, points, out):
     """The planes of side ``observer`` (see PLANES) into ``out``: its legal actions if ``legal``
     (``core.fields.may_move``)."""

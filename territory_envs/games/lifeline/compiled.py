@@ -6,10 +6,10 @@ takes no tuple of arrays inside a tuple)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ...core.compiled import CompiledGame
 from ...core.fields import TO_MOVE, head_code, may_move
+from ...core.jit import kernel
 from ...core.kernels import random_set_index
 from .row import NUM_SCALARS, PENDING
 from .structure import MEMO_DTYPE, memo_size
@@ -26,7 +26,7 @@ def start_template(game) -> tuple:
     return board, mask, s, alive_cell, links, memo
 
 
-@njit(cache=True)
+@kernel
 def new_game(g, p):
     board, mask, s, alive_cell, links, memo = g
     board[:] = p[5]
@@ -38,36 +38,36 @@ def new_game(g, p):
     return head_code(s)
 
 
-@njit(cache=True)
+@kernel
 def act(g, action, p):
     board, mask, s, alive_cell, links, memo = g
     pie, on_board, neighbours, degree = p[0], p[2], p[3], p[4]
     return act_rules(board, mask, alive_cell, links, memo, s, action, pie, on_board, neighbours, degree)
 
 
-@njit(cache=True)
+@kernel
 def observe(g, viewer, p, out):
     board, mask, s, alive_cell, links, _ = g
     observe_side(board, mask, alive_cell, links, s, viewer, may_move(s, viewer), p[0], p[1], p[2], out)
 
 
-@njit(cache=True)
+@kernel
 def observe_mover(g, side, p, out):
     board, mask, s, alive_cell, links, _ = g
     observe_side(board, mask, alive_cell, links, s, side, True, p[0], p[1], p[2], out)
 
 
-@njit(cache=True)
+@kernel
 def final_scores(g, p):
     return 0.0, 0.0  # Lifeline has no score
 
 
-@njit(cache=True)
+@kernel
 def playout_scratch(g, p, moves_left):
     return np.empty(g[0].shape[0], dtype=np.int32)  # the cells of contested_cell
 
 
-@njit(cache=True)
+@kernel
 def contested_cell(board, mask, enemy, neighbours, degree, cells):
     """A uniformly random legal cell next to a stone of colour ``enemy``, -1 if none (``cells``:
     scratch of the board's length)."""
@@ -82,7 +82,7 @@ def contested_cell(board, mask, enemy, neighbours, degree, cells):
     return cells[np.random.randint(count)] if count > 0 else -1
 
 
-@njit(cache=True)
+@kernel
 def playout_action(g, p, cells, uniform):
     """Unless ``uniform``, a uniformly random legal cell next to an enemy stone whenever there is
     one (except for the second stone of a double placement): a player loses when all its groups are

@@ -6,16 +6,16 @@ package docstring); and the special actions (:func:`finish_mask`)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ...core.fields import TO_MOVE
-from ...core.kernels import EMPTY, adjacent, has_sharing_partner, is_listed
+from ...core.jit import kernel
+from ...core.kernels import EMPTY, adjacent, colour_of, has_sharing_partner, is_listed, opponent_colour
 from .row import ALL_ALIVE, FIRST_BLACK, PENDING, REMOVAL_ON
 from .rules import REMOVAL_FROM, STRONG, komi_spend_legal, swap_available, turn_changes_board
 from .structure import GROUP, LIFE, REGION, memo_blocks
 
 
-@njit(cache=True)
+@kernel
 def exact_single_mask(board, side, removal, on_board, neighbours, degree, mask):
     for p in range(board.shape[0]):
         mask[p] = on_board[p] and board[p] == EMPTY and turn_changes_board(
@@ -32,7 +32,7 @@ def exact_single_mask(board, side, removal, on_board, neighbours, degree, mask):
 # enemy group is dead already, which stays dead whatever is added.
 
 
-@njit(cache=True)
+@kernel
 def first_stone_mask(board, side, quick, on_board, neighbours, degree, mask):
     """First stone of a double placement: legal iff some second stone completes a legal turn.
     With ``quick`` (the side has no stone on the board, as on every first turn), by the lemma above:
@@ -60,7 +60,7 @@ def first_stone_mask(board, side, quick, on_board, neighbours, degree, mask):
                 break
 
 
-@njit(cache=True)
+@kernel
 def second_stone_mask(start, side, first, quick, memo, on_board, neighbours, degree, mask):
     """Second stone of a double placement (``start``: the board before the first stone; ``memo``:
     exact for the board with it): legal iff the pair is a legal turn. With ``quick`` (the side has
@@ -73,7 +73,7 @@ def second_stone_mask(start, side, first, quick, memo, on_board, neighbours, deg
     near = np.full(6, -1, dtype=np.int32)  # the regions next to the first stone
     if quick:
         for i in range(n):
-            if start[i] == 2 - side:
+            if start[i] == opponent_colour(side):
                 enemies_alive &= blocks[LIFE, blocks[GROUP, i]] > 0
         for d in range(degree[first]):
             near[d] = blocks[REGION, neighbours[first, d]]  # (-1 on a stone)
@@ -89,7 +89,7 @@ def second_stone_mask(start, side, first, quick, memo, on_board, neighbours, deg
             mask[p] = is_listed(blocks[REGION, p], near, 6) and not adjacent(p, first, neighbours, degree)
 
 
-@njit(cache=True)
+@kernel
 def finish_mask(board, mask, memo, s, pie, on_board, neighbours, degree):
     """The mask of the side to move, given the local mask ``describe`` left in ``mask``: exact
     where the local rule does not hold."""
@@ -100,7 +100,7 @@ def finish_mask(board, mask, memo, s, pie, on_board, neighbours, degree):
     stones = 0
     for i in range(n):
         stones += board[i] != EMPTY
-        own += board[i] == side + 1
+        own += board[i] == colour_of(side)
     if s[PENDING] >= 0:
         start = board.copy()
         start[s[PENDING]] = EMPTY

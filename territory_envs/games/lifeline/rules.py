@@ -13,10 +13,9 @@ spend) is :mod:`.turn`; the legal mask of every kind of turn, :mod:`.mask`.
 """
 from __future__ import annotations
 
-from numba import njit
-
 from ...core.fields import TERMINAL, TO_MOVE, WINNER
-from ...core.kernels import EMPTY, liveness
+from ...core.jit import kernel
+from ...core.kernels import EMPTY, colour_of, liveness, other_colour
 from .row import FIRST_WHITE, KOMI_LEFT, PENDING, REMOVAL_ON, SWAP_USED
 from .structure import build_memo
 
@@ -26,7 +25,7 @@ STRONG, WEAK, KOMI = range(3)
 
 # --- Definitions: "A group is dead if there is no path of connected empty cells between that group
 # and any other group of its color" (core.kernels.liveness labels groups and regions and judges them)
-@njit(cache=True)
+@kernel
 def describe(board, side, labels, alive, reach, on_board, alive_cell, mask):
     """From a liveness result: ``alive_cell`` (stones of living groups) and the local legal mask of
     ``side`` (empty cells whose region touches one of its groups) into ``mask``; returns whether
@@ -50,7 +49,7 @@ def describe(board, side, labels, alive, reach, on_board, alive_cell, mask):
     return all_alive, legal
 
 
-@njit(cache=True)
+@kernel
 def analyse(board, side, on_board, neighbours, degree, alive_cell, links, mask, memo=None):
     """Derived facts of a position with ``side`` to move: ``links`` (per empty cell, bit ``c`` set
     when it touches two or more groups of colour ``c``), ``memo`` if given, and ``describe``'s,
@@ -63,13 +62,13 @@ def analyse(board, side, on_board, neighbours, degree, alive_cell, links, mask, 
 
 # --- Play: "Place a stone of your color on an empty cell. [...] Remove all dead enemy groups.
 # Remove all dead friendly groups."
-@njit(cache=True)
+@kernel
 def settle(board, side, on_board, neighbours, degree, links=None):
     """Remove the dead enemy groups of ``side`` (0 Black, 1 White), then its dead friendly groups.
     Returns ``(labels, count, alive, reach)`` of the final board (see ``liveness``; with ``links``,
     the final board's links go there)."""
-    mover = side + 1
-    enemy = 3 - mover
+    mover = colour_of(side)
+    enemy = other_colour(mover)
     labels, count, alive, reach = liveness(board, on_board, neighbours, degree, links)
     for colour in (enemy, mover):
         removed = False
@@ -82,12 +81,12 @@ def settle(board, side, on_board, neighbours, degree, links=None):
     return labels, count, alive, reach
 
 
-@njit(cache=True)
+@kernel
 def play_stone(board, side, cell, removal, on_board, neighbours, degree, alive_cell, links, mask, memo):
     """Place ``side``'s stone on ``cell`` (the last stone of its turn), remove if ``removal``, and
     describe the position for the opponent (as ``analyse``, ``memo`` included). Returns
     ``describe``'s result."""
-    board[cell] = side + 1
+    board[cell] = colour_of(side)
     if removal:
         labels, count, alive, reach = settle(board, side, on_board, neighbours, degree, links)
     else:
@@ -97,7 +96,7 @@ def play_stone(board, side, cell, removal, on_board, neighbours, degree, alive_c
 
 
 # --- "The board positions at the start and at the end of your turn must be different."
-@njit(cache=True)
+@kernel
 def turn_changes_board(start, side, first, second, removal, on_board, neighbours, degree):
     """Would placing ``first`` (and ``second`` if >= 0) from the board ``start``, then removing,
     leave a board different from ``start``?
@@ -108,7 +107,7 @@ def turn_changes_board(start, side, first, second, removal, on_board, neighbours
     stone lives or a stone of the start dies."""
     if not removal:
         return True  # the placed stone stays
-    mover = side + 1
+    mover = colour_of(side)
     board = start.copy()
     board[first] = mover
     if second >= 0:
@@ -126,7 +125,7 @@ def turn_changes_board(start, side, first, second, removal, on_board, neighbours
 
 
 # --- "The last player to make a placement wins."
-@njit(cache=True, inline='always')
+@kernel(inline="always")
 def last_to_place_wins(s, side):
     """The player to act has no legal action: the game ends and ``side``, the last to place, wins."""
     s[TERMINAL] = 1
@@ -134,7 +133,7 @@ def last_to_place_wins(s, side):
 
 
 # --- "White will have the option, on their first turn only, to swap sides with Black."
-@njit(cache=True)
+@kernel
 def swap_available(s, pie):
     """May the player to move swap now (the strong and weak pies, White's first turn, no swap yet)?"""
     return pie != KOMI and s[TO_MOVE] == 1 and s[SWAP_USED] == 0 and s[FIRST_WHITE] == 0 and s[PENDING] < 0
@@ -146,7 +145,7 @@ def swap_available(s, pie):
 REMOVAL_FROM = 4  # under the weak and komi pies, dead groups are removed from the fourth stone on
 
 
-@njit(cache=True)
+@kernel
 def start_slots(s, pie, komi):
     """Lifeline's own slots of a new game's row: no pending stone, removal on under the strong
     pie, the komi points under the komi pie."""
@@ -155,7 +154,7 @@ def start_slots(s, pie, komi):
     s[KOMI_LEFT] = komi if pie == KOMI else 0
 
 
-@njit(cache=True, inline='always')
+@kernel(inline="always")
 def komi_spend_legal(s, pie, side, has_placement):
     """May ``side``, to move, spend a komi point instead of placing (the komi pie: White, with
     points left, once removal is on, not in the middle of a double placement, and only while it has

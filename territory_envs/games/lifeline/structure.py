@@ -4,10 +4,10 @@ the usual turn that updates them (:func:`usual_turn`, :func:`remove_dead_groups`
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ...core.kernels import (EMPTY, any_per_component, find_root, flood_listing, is_listed, label_components,
-                             region_group_adjacency, relabel_component)
+from ...core.jit import kernel
+from ...core.kernels import (EMPTY, any_per_component, colour_of, find_root, flood_listing, is_listed,
+                             label_components, other_colour, region_group_adjacency, relabel_component)
 
 # --- incremental play: the facts kept from move to move ---------------------------------------------
 # ``memo`` (``MEMO_DTYPE``, MEMO_BLOCKS * n + 2) holds MEMO_BLOCKS blocks of n entries, read through
@@ -38,29 +38,32 @@ REGION, BLACK_GROUPS, WHITE_GROUPS, GROUP, LIFE, WALL, MEMO_BLOCKS = 0, 1, 2, 3,
 COUNT = 0  # COUNT + colour: BLACK_GROUPS or WHITE_GROUPS
 PLACE = LIFE  # PLACE + colour: rows 5 and 6
 EXTERIOR = 0
+# passing values of a cell's REGION while the regions are relabelled (split_region, free_cells)
+FLOODED = -2  # a flood reached the cell; its new region gets its label after the flood
+FREED = -3  # a stone just removed: in no region yet
 # int16 (every entry is a cell, a count of cells or a flag; side 15 has 841 grid cells): it is most
 # of a game's memory, and a large batch's memos do not stay in cache
 MEMO_DTYPE = np.int16
 
 
-@njit(cache=True)
+@kernel
 def memo_size(n):
     return MEMO_BLOCKS * n + 2
 
 
-@njit(cache=True, inline='always')
+@kernel(inline="always")
 def memo_blocks(memo, n):
     """The blocks of ``memo`` as the rows of one (MEMO_BLOCKS, n) view (see above)."""
     return memo[:MEMO_BLOCKS * n].reshape(MEMO_BLOCKS, n)
 
 
-@njit(cache=True, inline='always')
+@kernel(inline="always")
 def placement_counts(memo, n):
     """How many cells each colour may place on by the local rule: Black's, then White's."""
     return memo[MEMO_BLOCKS * n:]
 
 
-@njit(cache=True)
+@kernel
 def set_placeable(blocks, totals, cell, region):
     """Both colours' placement flags of the empty ``cell`` of ``region``, and their counts."""
     for c in (1, 2):
@@ -69,20 +72,20 @@ def set_placeable(blocks, totals, cell, region):
         blocks[PLACE + c, cell] = now
 
 
-@njit(cache=True)
+@kernel
 def clear_placeable(blocks, totals, cell):
     for c in (1, 2):
         totals[c - 1] -= blocks[PLACE + c, cell]
         blocks[PLACE + c, cell] = 0
 
 
-@njit(cache=True)
+@kernel
 def wall_of(blocks, i):
     """The root of the wall holding the stone ``i`` (or ``EXTERIOR``)."""
     return find_root(blocks[WALL], i)
 
 
-@njit(cache=True)
+@kernel
 def build_walls(board, blocks, neighbours, degree):
     """The walls of ``board`` afresh, flat: every stone's entry its wall's root (``EXTERIOR`` for a
     wall with a stone on the edge, else the wall's first cell), -1 on empty cells."""
@@ -100,7 +103,7 @@ def build_walls(board, blocks, neighbours, degree):
     walls[EXTERIOR] = EXTERIOR
 
 
-@njit(cache=True, inline='always')
+@kernel(inline="always")
 def join_walls(board, p, ring, blocks):
     """The stone just placed on ``p`` (ring ``ring``, see :func:`ring_of`) joins the walls of the
     runs of stones and off-board cells round it. A run is one wall already (consecutive cells of the
@@ -127,7 +130,7 @@ def join_walls(board, p, ring, blocks):
                 walls[other] = root
 
 
-@njit(cache=True, inline='always')
+@kernel(inline="always")
 def walls_apart(board, ring, blocks):
     """Before a stone goes on a cell with ring ``ring`` (see :func:`ring_of`) whose empty
     neighbours form two or more arcs: is each run of stones and off-board cells between them in a
@@ -149,7 +152,7 @@ def walls_apart(board, ring, blocks):
     return True
 
 
-@njit(cache=True)
+@kernel
 def build_memo(board, labels, count, neighbours, degree, memo):
     """``memo`` for the position on ``board``, found whole (after any turn but the usual one) from
     its groups and regions as ``liveness`` labels them."""
@@ -191,7 +194,7 @@ def build_memo(board, labels, count, neighbours, degree, memo):
     build_walls(board, blocks, neighbours, degree)
 
 
-@njit(cache=True)
+@kernel
 def ring_of(p, width, neighbours, degree, ring):
     """p's neighbours in order round it into ``ring`` (6 entries, -1 where the board ends):
     consecutive ones, cyclically, are neighbours of each other."""
@@ -213,7 +216,7 @@ def ring_of(p, width, neighbours, degree, ring):
             ring[5] = nb
 
 
-@njit(cache=True, inline='always')
+@kernel(inline="always")
 def round_the_stone(board, mover, ring, blocks, near):
     """What lies round an empty cell with neighbours ``ring`` (see :func:`ring_of`) for a stone of
     colour ``mover``: the distinct groups next to it into ``near`` (the mover's from 0, the
@@ -244,7 +247,7 @@ def round_the_stone(board, mover, ring, blocks, near):
     return friends, enemies, arcs, empties
 
 
-@njit(cache=True, inline='always')
+@kernel(inline="always")
 def enemies_touch_arcs(board, enemy, ring, blocks):
     """Does every group of colour ``enemy`` next to the cell with ring ``ring`` touch one of its
     empty neighbours (an arc)? (A group touches an arc if one of its stones next to the cell does.)
@@ -269,19 +272,27 @@ def enemies_touch_arcs(board, enemy, ring, blocks):
 STAMP_ONCE, STAMP_PART = 7, 8
 
 
-@njit(cache=True, inline='always')
+@kernel(inline="always")
 def turn_scratch(n):
     """The scratch lists of :func:`usual_turn` and :func:`split_region`, in one allocation:
     ``ring`` (6, :func:`ring_of`), ``near`` (12, :func:`round_the_stone`), ``part_start`` and
     ``list_start`` (8 each: where each part's cells start in ``cells`` and its groups in ``lists``),
     ``suspect`` (1), ``cells`` (n), ``stamp`` (n) and ``lists`` (6n: three parts' lists, p's
     neighbours, each group once: under 4n + 24)."""
-    work = np.empty(8 * n + 64, dtype=np.int32)
-    return (work[0:6], work[6:18], work[18:26], work[26:34], work[34:35], work[64:64 + n], work[64 + n:64 + 2 * n],
-            work[64 + 2 * n:])
+    near_at = 6
+    part_start_at = near_at + 12
+    list_start_at = part_start_at + 8
+    suspect_at = list_start_at + 8
+    cells_at = 64  # (the short lists take 35 entries, padded to 64)
+    stamp_at = cells_at + n
+    lists_at = stamp_at + n
+    work = np.empty(lists_at + 6 * n, dtype=np.int32)
+    return (work[:near_at], work[near_at:part_start_at], work[part_start_at:list_start_at],
+            work[list_start_at:suspect_at], work[suspect_at:suspect_at + 1], work[cells_at:stamp_at],
+            work[stamp_at:lists_at], work[lists_at:])
 
 
-@njit(cache=True)
+@kernel
 def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree):
     """The usual turn, incrementally: ``side`` places on ``p`` with removal on, a single stone and
     every group alive before it. Brings ``memo``, ``links``, ``alive_cell`` and the opponent's
@@ -300,8 +311,8 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
     blocks = memo_blocks(memo, n)
     totals = placement_counts(memo, n)
     width = int(np.sqrt(n) + 0.5)  # the grid of a hexhex board is square
-    mover = side + 1
-    enemy = 3 - mover
+    mover = colour_of(side)
+    enemy = other_colour(mover)
     region = blocks[REGION, p]
     mover_before = blocks[COUNT + mover, region]
     scratch = turn_scratch(n)
@@ -343,7 +354,7 @@ def usual_turn(board, p, side, memo, links, alive_cell, mask, neighbours, degree
     return totals[enemy - 1], True  # (every group left lives: see remove_dead_groups)
 
 
-@njit(cache=True, inline='always')
+@kernel(inline="always")
 def split_region(board, p, region, friends, enemies, blocks, totals, neighbours, degree, scratch):
     """The rest of :func:`usual_turn` when R - p may be several regions (the stone is on ``p``,
     R's label ``region``): the parts of R - p, and the groups next to each (labels before the
@@ -358,13 +369,13 @@ def split_region(board, p, region, friends, enemies, blocks, totals, neighbours,
     total = 0
     listed_groups = 0
     parts = 0
-    for k in range(6):  # a flooded cell's region reads -2 until its part is labelled
+    for k in range(6):  # a flooded cell's region reads FLOODED until its part is labelled
         start = ring[k]
         if start < 0 or board[start] != EMPTY or blocks[REGION, start] != region:
             continue
         part_start[parts] = total
         list_start[parts] = listed_groups
-        total, listed_groups = flood_listing(board, start, region, -2, regions, groups, cells, total, stamp, parts,
+        total, listed_groups = flood_listing(board, start, region, FLOODED, regions, groups, cells, total, stamp, parts,
                                              lists, listed_groups, neighbours, degree)  # (p has no label yet)
         parts += 1
     part_start[parts] = total
@@ -410,7 +421,7 @@ def split_region(board, p, region, friends, enemies, blocks, totals, neighbours,
     return joined_cells, joined, dead, lists[distinct:end + 1]  # (the groups whose life the turn lowered)
 
 
-@njit(cache=True)
+@kernel
 def relabel_region(board, p, ring, region, blocks, neighbours, degree, queue):
     """Give R - p (one region) the label of one of its cells, an empty neighbour of ``p``, with R's
     counts (its cells are found by their old label); returns the new label."""
@@ -425,7 +436,7 @@ def relabel_region(board, p, ring, region, blocks, neighbours, degree, queue):
     return label
 
 
-@njit(cache=True)
+@kernel
 def remove_dead_groups(board, side, blocks, totals, links, alive_cell, neighbours, degree, suspects):
     """The removals of a usual turn in which a group died, from ``memo`` exact for the board with
     the stone: the enemy's groups with no life go, then the mover's that have none on the board
@@ -435,9 +446,9 @@ def remove_dead_groups(board, side, blocks, totals, links, alive_cell, neighbour
     (:func:`free_cells`). Every group left lives (merged regions only give more life), so only the
     freed cells leave ``alive_cell``."""
     n = board.shape[0]
-    mover = side + 1
+    mover = colour_of(side)
     work = np.empty(4 * n, dtype=np.int32)
-    for colour in (3 - mover, mover):
+    for colour in (other_colour(mover), mover):
         freed = 0
         for t in range(suspects.shape[0]):
             g = suspects[t]
@@ -452,7 +463,7 @@ def remove_dead_groups(board, side, blocks, totals, links, alive_cell, neighbour
             free_cells(board, work, freed, blocks, totals, links, neighbours, degree)
 
 
-@njit(cache=True)
+@kernel
 def free_cells(board, work, freed, blocks, totals, links, neighbours, degree):
     """Empty the stones ``work[:freed]`` (whole groups). Each connected set of freed cells makes one
     new region with every region next to it, labelled by its first cell: each absorbed region's
@@ -467,13 +478,13 @@ def free_cells(board, work, freed, blocks, totals, links, neighbours, degree):
         c = work[j]
         board[c] = EMPTY
         blocks[GROUP, c] = -1
-        blocks[REGION, c] = -3  # freed, in no region yet
+        blocks[REGION, c] = FREED
     tail = 0
     for j in range(freed):
-        if blocks[REGION, work[j]] != -3:
+        if blocks[REGION, work[j]] != FREED:
             continue
         first = tail  # a new region: the freed cells joined to this one, and the regions they touch
-        blocks[REGION, work[j]] = -2
+        blocks[REGION, work[j]] = FLOODED
         queue[tail] = work[j]
         tail += 1
         head = first
@@ -483,15 +494,15 @@ def free_cells(board, work, freed, blocks, totals, links, neighbours, degree):
             for d in range(degree[x]):
                 y = neighbours[x, d]
                 s = blocks[REGION, y]
-                if board[y] != EMPTY or s == -2:
+                if board[y] != EMPTY or s == FLOODED:
                     continue
-                if s == -3:
-                    blocks[REGION, y] = -2
+                if s == FREED:
+                    blocks[REGION, y] = FLOODED
                     queue[tail] = y
                     tail += 1
                     continue
                 # absorb region s whole: its gift of life ends
-                tail, listed_groups = flood_listing(board, y, s, -2, blocks[REGION],
+                tail, listed_groups = flood_listing(board, y, s, FLOODED, blocks[REGION],
                                                     blocks[GROUP], queue, tail, stamp, s, groups, 0,
                                                     neighbours, degree)
                 gifts(board, blocks, s, groups, 0, listed_groups, -1)
@@ -517,7 +528,7 @@ def free_cells(board, work, freed, blocks, totals, links, neighbours, degree):
         link_cell(board, work[j], blocks, links, neighbours, degree)
 
 
-@njit(cache=True)
+@kernel
 def gifts(board, blocks, region, groups, start, stop, sign):
     """Add ``sign`` (1 or -1) to the life of each of ``groups[start:stop]`` (distinct labels) to
     which ``region`` gives life (it touches two or more groups of that colour)."""
@@ -526,7 +537,7 @@ def gifts(board, blocks, region, groups, start, stop, sign):
         blocks[LIFE, g] += sign * (blocks[COUNT + board[g], region] >= 2)
 
 
-@njit(cache=True)
+@kernel
 def endow_region(board, blocks, region, groups, start, stop):
     """A new ``region`` touching the distinct groups ``groups[start:stop]``: its counts per colour,
     and its gift of life to each of them."""
@@ -537,14 +548,14 @@ def endow_region(board, blocks, region, groups, start, stop):
     gifts(board, blocks, region, groups, start, stop, 1)
 
 
-@njit(cache=True)
+@kernel
 def link_cell(board, y, blocks, links, neighbours, degree):
     """``links[y]`` of the empty cell ``y`` afresh, both colours."""
     for colour in (1, 2):
         link_colour(board, y, colour, blocks, links, neighbours, degree)
 
 
-@njit(cache=True)
+@kernel
 def link_colour(board, y, colour, blocks, links, neighbours, degree):
     """Bit ``colour`` of ``links[y]`` afresh: the empty cell ``y`` touches two or more groups of
     that colour."""
@@ -561,7 +572,7 @@ def link_colour(board, y, colour, blocks, links, neighbours, degree):
     links[y] = (links[y] & ~colour) | (colour if linked else 0)
 
 
-@njit(cache=True)
+@kernel
 def join_friends(board, p, friends, count, region, blocks, neighbours, degree, cells):
     """The stone on ``p`` joins the mover's groups labelled ``friends[:count]`` into one group
     (``p`` alone, life 0, if none). With two or more, the joined group's life is the sum of theirs,
@@ -603,7 +614,7 @@ def join_friends(board, p, friends, count, region, blocks, neighbours, degree, c
             y = neighbours[x, d]
             if board[y] == EMPTY:
                 s = blocks[REGION, y]
-                if s != region and s >= 0 and bit != 0:  # (-2: a part of region being flooded)
+                if s != region and s >= 0 and bit != 0:  # (FLOODED: a part of region being flooded)
                     if bits[s] == 0:
                         touched[n_touched] = s
                         n_touched += 1
@@ -637,7 +648,7 @@ def join_friends(board, p, friends, count, region, blocks, neighbours, degree, c
     return moved
 
 
-@njit(cache=True)
+@kernel
 def relink(board, p, blocks, links, neighbours, degree, cells, joined):
     """``links`` after the stone on ``p``: only the mover's bit changes (the enemy's groups are the
     same), next to p and, when groups joined, next to the ``joined`` stones of ``cells`` (those of

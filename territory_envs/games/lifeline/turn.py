@@ -4,11 +4,11 @@ share (:func:`act`, :func:`new_game`, :func:`refresh`), and the observation plan
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ...core.fields import FLIP, TO_MOVE, clear_row, head_code
 from ...core.game import Plane
-from ...core.kernels import EMPTY, percent, store_eight
+from ...core.jit import kernel
+from ...core.kernels import EMPTY, colour_of, percent, store_eight
 from .mask import finish_mask
 from .row import ALL_ALIVE, FIRST_BLACK, KOMI_LEFT, PENDING, REMOVAL_ON, SWAP_USED
 from .rules import (KOMI, REMOVAL_FROM, STRONG, WEAK, analyse, komi_spend_legal, last_to_place_wins, play_stone,
@@ -37,7 +37,7 @@ def _cell_words():
 CELL_WORDS = _cell_words()
 
 
-@njit(cache=True)
+@kernel
 def lifeline_planes(board, alive_cell, links, on_board, mask, observer, legal_for_observer,
                     second_stone, swap, pie, removal_on, komi_plane, out):
     """Fill the observation ``out`` (H, W, 15, C-contiguous) for side ``observer`` (see PLANES);
@@ -62,7 +62,7 @@ def lifeline_planes(board, alive_cell, links, on_board, mask, observer, legal_fo
 
 
 # --- a whole action, compiled: the turn logic shared by the state class and the batched env ------
-@njit(cache=True)
+@kernel
 def new_game(board, mask, alive_cell, links, memo, s, pie, komi, on_board, neighbours, degree):
     """Reset one game: empty board, Black to move by player_0, the pie's starting scalars, the
     first mask."""
@@ -72,7 +72,7 @@ def new_game(board, mask, alive_cell, links, memo, s, pie, komi, on_board, neigh
     refresh(board, mask, alive_cell, links, memo, s, pie, on_board, neighbours, degree)
 
 
-@njit(cache=True)
+@kernel
 def refresh(board, mask, alive_cell, links, memo, s, pie, on_board, neighbours, degree):
     """Derived facts and the legal mask of the side to move, from the board and the scalars."""
     n = board.shape[0]
@@ -81,7 +81,7 @@ def refresh(board, mask, alive_cell, links, memo, s, pie, on_board, neighbours, 
     finish_mask(board, mask, memo, s, pie, on_board, neighbours, degree)
 
 
-@njit(cache=True)
+@kernel
 def _end_turn(mask, s, side):
     for i in range(mask.shape[0]):
         if mask[i]:
@@ -89,7 +89,7 @@ def _end_turn(mask, s, side):
     last_to_place_wins(s, side)
 
 
-@njit(cache=True)
+@kernel
 def act(board, mask, alive_cell, links, memo, s, action, pie, on_board, neighbours, degree):
     """Play one legal action: a placement, ``swap`` (``n``) or ``spend_komi`` (``n + 1``). Returns
     the row's :func:`head_code`."""
@@ -97,7 +97,7 @@ def act(board, mask, alive_cell, links, memo, s, action, pie, on_board, neighbou
     return head_code(s)
 
 
-@njit(cache=True)
+@kernel
 def _play(board, mask, alive_cell, links, memo, s, action, pie, on_board, neighbours, degree):
     n = board.shape[0]
     side = s[TO_MOVE]
@@ -116,7 +116,7 @@ def _play(board, mask, alive_cell, links, memo, s, action, pie, on_board, neighb
     if s[PENDING] >= 0:
         s[PENDING] = -1
     elif pie == STRONG and s[FIRST_BLACK + side] == 0:  # the first stone of a pair
-        board[action] = side + 1
+        board[action] = colour_of(side)
         s[PENDING] = action
         refresh(board, mask, alive_cell, links, memo, s, pie, on_board, neighbours, degree)
         return
@@ -147,7 +147,7 @@ def _play(board, mask, alive_cell, links, memo, s, action, pie, on_board, neighb
     _end_turn(mask, s, side)
 
 
-@njit(cache=True)
+@kernel
 def observe(board, mask, alive_cell, links, s, observer, legal, pie, points, on_board, out):
     """The planes of side ``observer`` (see PLANES) into ``out``: its legal actions if ``legal``
     (``core.fields.may_move``)."""

@@ -4,15 +4,14 @@ lists them) over one game's arrays ``g = (board, mask, s, alive)`` and the const
 neighbours, degree, komi, komi_planes``). Lin's playouts are the default ones, uniform."""
 from __future__ import annotations
 
-from numba import njit
-
 from ...core.compiled import CompiledGame
 from ...core.fields import head_code, may_move
+from ...core.jit import kernel
 from .rules import lin_scores
 from .turn import lin_act, lin_new_game, observe as observe_side
 
 
-@njit(cache=True)
+@kernel
 def new_game(g, p):
     board, mask, s, alive = g
     height, width, line_length, neighbours, degree, _, _ = p
@@ -20,26 +19,26 @@ def new_game(g, p):
     return head_code(s)
 
 
-@njit(cache=True, inline='always')  # (inlined: the batch step reads the returned head, the rest folds away)
+@kernel(inline="always")  # (inlined: the batch step reads the returned head, the rest folds away)
 def act(g, action, p):
     board, mask, s, alive = g
     height, width, line_length, neighbours, degree, komi, _ = p
     return lin_act(board, alive, mask, s, action, height, width, line_length, neighbours, degree, komi)
 
 
-@njit(cache=True)
+@kernel
 def observe(g, viewer, p, out):
     board, mask, s, alive = g
     observe_side(board, alive, mask, s, viewer, may_move(s, viewer), p[6], out)
 
 
-@njit(cache=True)
+@kernel
 def observe_mover(g, side, p, out):
     board, mask, s, alive = g
     observe_side(board, alive, mask, s, side, True, p[6], out)
 
 
-@njit(cache=True)
+@kernel
 def final_scores(g, p):
     black, white = lin_scores(g[3], p[5])
     return float(black), float(white)

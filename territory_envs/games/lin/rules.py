@@ -4,21 +4,21 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ...core.kernels import EMPTY, components_holding, mark_line_ends
+from ...core.jit import kernel
+from ...core.kernels import EMPTY, colour_of, components_holding, mark_line_ends, other_colour
 
 
-@njit(cache=True)
+@kernel
 def living_domains(board, colour, height, width, line_length, neighbours, degree, out):
     """Write into ``out`` (bool (N,)) the points that lie in living domains of ``colour``."""
-    member = board != (3 - colour)
+    member = board != other_colour(colour)
     line_ends = np.empty(member.shape[0], dtype=np.bool_)
     mark_line_ends(member, height, width, line_length, line_ends)
     components_holding(member, line_ends, neighbours, degree, out)
 
 
-@njit(cache=True)
+@kernel
 def refresh_lin(board, height, width, line_length, neighbours, degree, alive, mask, to_move):
     """Living domains of both colours into ``alive`` (2, N), the legal mask of side ``to_move``
     (0 Black, 1 White) into ``mask``; returns the number of contested points."""
@@ -32,7 +32,7 @@ def refresh_lin(board, height, width, line_length, neighbours, degree, alive, ma
     return contested
 
 
-@njit(cache=True)
+@kernel
 def has_dead_stones(board, colour, alive_row):
     """Is some stone of ``colour`` outside that colour's living domains (``alive_row``)? (One
     straight pass, no early exit: it runs at every move and is nearly always false.)"""
@@ -47,7 +47,7 @@ def has_dead_stones(board, colour, alive_row):
 RING = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))
 
 
-@njit(cache=True)
+@kernel
 def domain_survives(board, cell, mover, height, width, line_length):
     """A stone of ``mover`` has just landed on ``cell`` inside a living domain ``D`` of the other
     colour (members: points not holding ``mover``). Is ``D - cell`` surely still one living
@@ -81,7 +81,7 @@ def domain_survives(board, cell, mover, height, width, line_length):
     return False if arcs != 1 else line_next_to(board, r, c, mover, height, width, line_length)
 
 
-@njit(cache=True)
+@kernel
 def line_next_to(board, r, c, mover, height, width, length):
     """Does a run of ``length`` members (points not holding ``mover``, which holds (r, c)) pass
     through an orthogonal neighbour of (r, c), along a row or a column?"""
@@ -103,13 +103,13 @@ def line_next_to(board, r, c, mover, height, width, length):
     return False
 
 
-@njit(cache=True)
+@kernel
 def place_lin(board, side, cell, height, width, line_length, neighbours, degree, alive, mask):
     """Side ``side`` (0 Black, 1 White) places on ``cell`` (legal); enemy stones in no living
     enemy domain are removed; ``alive`` and ``mask`` (for the enemy, who moves next) are updated.
     Returns ``(removed, contested)``."""
-    mover = side + 1
-    enemy = 3 - mover
+    mover = colour_of(side)
+    enemy = other_colour(mover)
     board[cell] = mover
     removed = 0
     # a stone outside the enemy's living domains changes none of them (it only leaves a dead one,
@@ -142,7 +142,7 @@ def place_lin(board, side, cell, height, width, line_length, neighbours, degree,
     return removed, contested
 
 
-@njit(cache=True)
+@kernel
 def lin_scores(alive, komi):
     """Points in living domains of each colour, komi added to White's: ``(black, white)``."""
     black = 0

@@ -9,7 +9,7 @@ from ...core.game import Game, GameState
 from ...core.geometry import square
 from ...core.kernels import komi_planes
 from ...core.options import BoardDefault, check_int, check_number
-from .rules import refresh_lin
+from .rules import lin_scores, refresh_lin
 from .turn import CONTESTED, FIELDS, PLANES, _game_over, _winner_by_score, lin_act, observe
 from .compiled import COMPILED
 
@@ -85,7 +85,7 @@ class LinState(GameState):
         return lin_act(self.board, self.alive, self.mask, self.s, action, *self.game.act_args)
 
     def scores(self):
-        return (int(self.alive[0].sum()), int(self.alive[1].sum()) + self.game.options["komi"])
+        return lin_scores(self.alive, self.game.options["komi"])
 
     def observation(self, player: int) -> np.ndarray:
         out = np.empty(self.game.obs_shape, dtype=np.int8)
@@ -105,6 +105,7 @@ LinGame.state_class = LinState
 
 
 def evaluate(positions, game, side, opponent_to_act):
-    """The greedy evaluation (``GameDeclaration.evaluate``): the score margin, komi included."""
+    """The greedy evaluation (``GameDeclaration.evaluate``): the score margin, komi included
+    (:func:`~territory_envs.games.lin.rules.lin_scores` over a batch of positions)."""
     alive = positions.alive
     return margin(alive[:, 0].sum(axis=1), alive[:, 1].sum(axis=1) + game.options["komi"], side)

@@ -5,15 +5,15 @@ playouts share (:func:`lin_act`, :func:`lin_new_game`), and the observation plan
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ...core.fields import HEAD, TERMINAL, TO_MOVE, WINNER, Array, Fields, clear_row, head_code
 from ...core.game import Plane
+from ...core.jit import kernel
 from ...core.kernels import EMPTY, winner_by_score
 from .rules import lin_scores, place_lin, refresh_lin
 
 
-@njit(cache=True)
+@kernel
 def lin_planes(board, alive, mask, observer, legal_for_observer, komi_plane, out):
     """Fill the observation ``out`` (H, W, 10) int8 for side ``observer`` (see PLANES)."""
     height, width = out.shape[0], out.shape[1]
@@ -54,7 +54,7 @@ PLANES = (
 )
 
 
-@njit(cache=True)
+@kernel
 def lin_game_over(contested):
     """How Lin ends: no point lies in living domains of both colours (``contested``, as
     :func:`place_lin` counts them). The state, the batch step and the playouts all ask here."""
@@ -72,7 +72,7 @@ NUM_SCALARS = HEAD + 1
 FIELDS = Fields(NUM_SCALARS, arrays=(Array("alive", np.bool_, lambda g: (2, g.num_cells)),))  # living domains
 
 
-@njit(cache=True, inline='always')  # (inlined: the batch step reads the returned head, the rest folds away)
+@kernel(inline="always")  # (inlined: the batch step reads the returned head, the rest folds away)
 def lin_act(board, alive, mask, s, action, height, width, line_length, neighbours, degree, komi):
     """Play one legal placement for the side to move in row ``s``: the stone, the removals, the
     living domains and the mask, the turn passed, the end and its winner. Returns the row's
@@ -88,7 +88,7 @@ def lin_act(board, alive, mask, s, action, height, width, line_length, neighbour
     return head_code(s)
 
 
-@njit(cache=True)
+@kernel
 def lin_new_game(board, alive, mask, s, height, width, line_length, neighbours, degree):
     """Reset one game: empty board, Black to move by player_0, the first mask."""
     board[:] = EMPTY
@@ -96,7 +96,7 @@ def lin_new_game(board, alive, mask, s, height, width, line_length, neighbours, 
     s[CONTESTED] = refresh_lin(board, height, width, line_length, neighbours, degree, alive, mask, 0)
 
 
-@njit(cache=True)
+@kernel
 def observe(board, alive, mask, s, observer, legal, komi_planes, out):
     """The planes of side ``observer`` (see PLANES) into ``out``: its legal placements if ``legal``
     (``core.fields.may_move``), and its komi plane (``komi_planes`` per side)."""
