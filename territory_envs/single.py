@@ -40,7 +40,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from .core.episode import check_illegal_action, check_seat, observation_space, outcome, visible_mask
+from .core.episode import check_illegal_action, check_seat, observation_space, outcome, player_info, visible_mask
 from .core.game import IllegalActionError, as_action
 from .core.options import check_choice, excerpt
 from .core.declaration import declared, declared_names
@@ -220,8 +220,7 @@ class SingleAgentEnv(gymnasium.Env):
         scores = state.scores()
         over = self._over() or winner >= 0
         score = float(scores[state.side_of(self.player)]) if over and scores is not None else 0.0
-        return {"side": state.side_of(self.player), "winner": winner, "score": score,
-                "opponent_moves": opponent_moves, **state.info()}
+        return player_info(state, self.player, winner, score, state.info(), opponent_moves=opponent_moves)
 
 
 def register_envs() -> None:

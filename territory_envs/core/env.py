@@ -32,8 +32,8 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 from pettingzoo.utils.env_logger import EnvLogger
 
 from .game import Game, GameState, IllegalActionError
-from .episode import (check_illegal_action, check_seed, illegal_returns, observation_space, scores_by_player,
-                      visible_mask, winner_of)
+from .episode import (check_illegal_action, check_seed, illegal_returns, observation_space, player_info,
+                      scores_by_player, visible_mask, winner_of)
 from .options import check_bool, check_choice, excerpt
 
 AGENTS = ("player_0", "player_1")
@@ -173,8 +173,8 @@ class TerritoryEnv(AECEnv):
         self._infos_version = state.info_version
         extra = state.info()
         winner, scores, offender = self._end_facts
-        self.infos = {agent: {"side": i ^ state.flip, "winner": winner, "score": scores[i],
-                              "illegal_action_by": offender, **extra} for i, agent in enumerate(AGENTS)}
+        self.infos = {agent: player_info(state, i, winner, scores[i], extra, illegal_action_by=offender)
+                      for i, agent in enumerate(AGENTS)}
 
     # --- observations -------------------------------------------------------------------------
     def observe(self, agent):

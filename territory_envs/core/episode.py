@@ -10,7 +10,8 @@ RLlib adapter (over the AEC env).
   nothing (``illegal_action="raise"``), or ends the episode with -1 to the offender and +1 to the
   other (``"lose"``, as PettingZoo's ``TerminateIllegalWrapper``): :func:`illegal_returns`.
 * Once the episode is over, every mask handed out is empty: :func:`visible_mask`.
-* Infos hold numbers only, the same keys from the reset to the end: :func:`player_infos`.
+* Infos hold numbers only, the same keys from the reset to the end: :func:`player_info` (the batched
+  envs keep the same keys as arrays).
 """
 from __future__ import annotations
 
@@ -80,3 +81,11 @@ def visible_mask(state, player: int, over: bool) -> np.ndarray:
     if not over and state.current_player == player:
         return state.mask.copy()
     return np.zeros(state.game.num_actions, dtype=np.int8)
+
+
+def player_info(state, player: int, winner: int, score: float, facts: dict, **interface_keys) -> dict:
+    """``player``'s info: ``side`` (0 the first side, 1 the second), ``winner`` (as the interface
+    counts it, -1 while the game goes on and for a draw or a truncation), ``score`` (this player's
+    once the game is over, else 0.0), the interface's own keys, then the game's facts
+    (``state.info()``, passed in so that one call serves both players)."""
+    return {"side": state.side_of(player), "winner": winner, "score": score, **interface_keys, **facts}
