@@ -90,7 +90,7 @@ class VectorEnv:
         self.num_envs = int(num_envs)
         self.num_threads = None if num_threads is None else int(num_threads)
         self.threads = ThreadTuner(fixed=self.num_threads)  # the kernels' thread count (module docstring)
-        self._batch = _Batch(self.game, self.num_envs)
+        self._batch = GameRows(self.game, self.num_envs)
         b, g = self.num_envs, self.game
         self.observations = np.zeros((b, *g.obs_shape), dtype=np.int8)
         self.rewards = np.zeros((b, 2), dtype=np.float32)
@@ -236,9 +236,10 @@ class VectorEnv:
                                                  if isinstance(a, np.ndarray))
 
 
-class _Batch:
-    """The arrays of a batch of one game and the calls into the generic kernels
-    (:mod:`territory_envs.core.batch`). Besides the board, the mask and the move number, the batch
+class GameRows:
+    """The arrays of many games of one kind, one row per game, and the calls into the generic
+    kernels (:mod:`territory_envs.core.batch`): the batch of :class:`VectorEnv`, and the nodes of
+    the compiled tree search (``agents/az/tree_search.py``). Besides the board, the mask and the move number, the batch
     holds what the game's state declares (:mod:`territory_envs.core.fields`): ``scalars``, one row
     ``s`` per game, each declared array, one row per game under the array's name, and each table
     (one per game, every game's grown together before one could fill)."""
@@ -280,10 +281,15 @@ class _Batch:
         self.step(np.full(self.board.shape[0], NEW_GAME, dtype=np.int64), env)
 
     def step(self, actions, env):
-        for table in self.fields.tables:
-            self._make_room(table)
+        self.make_room()
         g = self.game
         batch_step(g.compiled, actions, self.arrays(), g.params, self.move_number, g.max_moves, *env.outputs)
+
+    def make_room(self, keys: int | None = None) -> None:
+        """Grow every table so that each game can take ``keys`` more keys (by default the one a turn
+        adds) and keep half of it free."""
+        for table in self.fields.tables:
+            self._make_room(table, keys)
 
     def _make_room(self, table, keys: int | None = None) -> None:
         """Double every game's ``table`` until it holds ``keys`` more keys than the fullest game's
@@ -325,7 +331,7 @@ class _Batch:
             for h in keys:
                 hash_insert(rows[i], h)
 
-    def copy_games(self, source: "_Batch", index: np.ndarray) -> None:
+    def copy_games(self, source: "GameRows", index: np.ndarray) -> None:
         """Games ``index`` of ``source`` (a batch of the same game) into slots ``0..len(index)-1``."""
         for table in self.fields.tables:  # tables grown apart: take the source's size
             if getattr(self, table.name).shape[1] != getattr(source, table.name).shape[1]:

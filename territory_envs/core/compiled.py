@@ -158,3 +158,18 @@ def _copy_game(g):
     scope = {}
     exec(f"def copies(g):\n    return ({copies},)\n", scope)
     return scope["copies"]
+
+
+def copy_rows(arrays, source, target):
+    """Row ``source`` of every array of ``arrays`` into row ``target`` (one game into another's
+    place: a tree search's child node; in compiled code through the overload below)."""
+    for a in arrays:
+        a[target] = a[source]
+
+
+@overload(copy_rows, inline="always")
+def _copy_rows(arrays, source, target):
+    lines = "".join(f"    arrays[{i}][target] = arrays[{i}][source]\n" for i in range(len(arrays)))
+    scope = {}
+    exec(f"def copy(arrays, source, target):\n{lines}", scope)
+    return scope["copy"]

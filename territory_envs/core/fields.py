@@ -76,11 +76,10 @@ def head_winner(head):
     return ((head >> 3) & 3) - 1
 
 
-def head_facts(head: int) -> tuple:
-    """``(side to move, flip, over, winner)`` of a head_code in Python: the functions above, run
-    as Python (a numba call from Python would cost more than the decoding)."""
-    return head_side.py_func(head), head_flip.py_func(head), head_over.py_func(head), head_winner.py_func(head)
-
+# ``(side to move, flip, over, winner)`` of every head_code, by the functions above: Python reads a
+# head through this table (one lookup; calling the decoders from Python costs twice a step's margin)
+HEAD_FACTS = tuple((head_side.py_func(h), head_flip.py_func(h), head_over.py_func(h), head_winner.py_func(h))
+                   for h in range(1 << HEAD_BITS))
 
 @kernel
 def clear_row(s):

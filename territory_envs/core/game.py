@@ -26,12 +26,13 @@ import numpy as np
 from .batch import playout
 from .compile_cache import announce_compile
 from .fields import (FLIP, MAX_MOVE_NUMBER, TERMINAL, TO_MOVE, WINNER, Fields, field_array, field_bool,  # noqa: F401
-                     field_bools, field_int, field_ints, head_facts)
+                     field_bools, field_int, field_ints, HEAD_BITS, HEAD_FACTS)
 from .geometry import Geometry
 from .options import check_known, check_max_moves, excerpt
 
 
 _NO_TRACE = np.empty((2, 0), dtype=np.int32)  # rollouts record no actions
+_HEAD_MASK = (1 << HEAD_BITS) - 1  # the head_code bits of what act returns
 
 
 class IllegalActionError(ValueError):
@@ -291,7 +292,7 @@ class GameState(ABC):
         head = self._apply(a)
         self.history.append(a)
         self.move_number += 1
-        self.to_move, self.flip, over, winner = head_facts(head)
+        self.to_move, self.flip, over, winner = HEAD_FACTS[head & _HEAD_MASK]
         if over:
             self.terminal = True
             self.winner = winner
