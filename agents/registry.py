@@ -14,6 +14,7 @@ spec                   agent
 ``az``                 :class:`~agents.az.agent.AZAgent`: the pretrained network of the game, 64 simulations
 ``az:sims=0``          the network alone (its most likely legal action); ``az:sims=256`` a deeper search
 ``az:runs/lin``        a training run's latest checkpoint (or ``az:path/to/ckpt.pt``), ``az:runs/lin:sims=16``
+``az:search=gumbel``   the compiled tree search (``gumbel`` or ``puct``) instead of the Python tree
 =====================  ==========================================================================
 
 Each part of an ``mcts`` spec comes at most once, and a playout count and ``t=`` exclude each
@@ -27,11 +28,12 @@ import re
 
 from territory_envs.core.options import excerpt
 
+from .az import SEARCHES
 from .base import Agent, RandomAgent, as_agent, check_seed
 
 AGENT_KINDS = ("random", "greedy", "mcts", "az")
 EXPECTED = ("random, greedy, mcts:<playouts>[:c=<C>][:rave=0|1][:k=<K>][:uniform=0|1], mcts:t=<seconds> or "
-            "az[:<checkpoint or run folder>][:sims=<n>][:c=<C>]")
+            "az[:<checkpoint or run folder>][:sims=<n>][:c=<C>][:search=<python|gumbel|puct>]")
 
 # plain ASCII numbers, short enough to convert (the agent then checks the range); inf and nan are
 # read so that the agent can say why they are refused
@@ -97,7 +99,7 @@ def _mcts_options(rest: str) -> dict:
 
 def _az_options(rest: str) -> dict:
     """The :class:`~agents.az.agent.AZAgent` keywords of the parts after ``az:``: ``sims=<n>``,
-    ``c=<C>`` and at most one checkpoint file or run folder."""
+    ``c=<C>``, ``search=<python|gumbel|puct>`` and at most one checkpoint file or run folder."""
     options = {}
     for part in filter(None, rest.split(":")):
         key, eq, value = part.partition("=")
@@ -105,10 +107,13 @@ def _az_options(rest: str) -> dict:
             name, parsed = "sims", int(value)
         elif eq and key == "c" and _DECIMAL.fullmatch(value):
             name, parsed = "c_puct", float(value)
+        elif eq and key == "search" and value in SEARCHES:
+            name, parsed = "search", value
         elif not eq:
             name, parsed = "source", part
         else:
-            raise ValueError(f"cannot read {excerpt(part)}; expected a checkpoint or run folder, sims=<n> or c=<C>")
+            raise ValueError(f"cannot read {excerpt(part)}; expected a checkpoint or run folder, sims=<n>, c=<C> or "
+                             f"search=<{'|'.join(SEARCHES)}>")
         if name in options:
             raise ValueError(f"{'a checkpoint' if name == 'source' else key + '='} given twice")
         options[name] = parsed

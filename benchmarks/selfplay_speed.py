@@ -4,6 +4,7 @@
 
     python -m benchmarks.selfplay_speed                # every game at its default size, default config
     python -m benchmarks.selfplay_speed lin --games 16
+    python -m benchmarks.selfplay_speed --search python,gumbel,puct   # a row per game and search
 
 One self-play worker in this process, one thread (as each worker process of ``territory-train``
 runs), a network of the default size with random weights (speed does not depend on the weights
@@ -17,7 +18,9 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from dataclasses import replace
 
+import numba
 import numpy as np
 import torch
 
@@ -44,11 +47,11 @@ class TimedNet(torch.nn.Module):
         return out
 
 
-def measure(name: str, games: int) -> dict:
+def measure(name: str, games: int, search: str) -> dict:
     config = TrainConfig(game=name)
     game = config.make_game()
     torch.manual_seed(0)
-    worker = SelfPlayWorker(game, config.net, config.selfplay)
+    worker = SelfPlayWorker(game, config.net, replace(config.selfplay, search=search))
     worker.set_weights(state_dict_cpu(PolicyValueNet(game, config.net)))
     worker.play_games([[9, 9]])  # compile the game's kernels, warm torch
     timed = TimedNet(worker.search.net)
@@ -81,19 +84,22 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("games", nargs="*", default=["lin", "linage", "lifeline", "asli"])
     parser.add_argument("--games", dest="count", type=int, default=32)
+    parser.add_argument("--search", default="python", help="comma-separated: python, gumbel, puct")
     args = parser.parse_args()
     torch.set_num_threads(1)
+    numba.set_num_threads(1)
     config = TrainConfig()
     print(f"self-play, one worker, one thread ({os.cpu_count()} cores here); network {config.net}; "
           f"{config.selfplay.games_in_flight} games in flight, {config.selfplay.full_simulations}/"
           f"{config.selfplay.fast_simulations} simulations, {args.count} games\n")
-    print("| game | moves/s | positions/s | time outside the network | forward passes | learn step, batch "
-          f"{config.batch_size} (s) |")
-    print("|---|---|---|---|---|---|")
+    print("| game | search | moves/s | positions/s | time outside the network | forward passes | learn step, "
+          f"batch {config.batch_size} (s) |")
+    print("|---|---|---|---|---|---|---|")
     for name in args.games:
-        r = measure(name, args.count)
-        print(f"| {name} | {r['moves/s']:.0f} | {r['positions/s']:.1f} | {r['outside network']:.0%} | "
-              f"{r['evals']} | {r['learn step (s)']:.3f} |", flush=True)
+        for search in args.search.split(","):
+            r = measure(name, args.count, search)
+            print(f"| {name} | {search} | {r['moves/s']:.0f} | {r['positions/s']:.1f} | {r['outside network']:.0%} | "
+                  f"{r['evals']} | {r['learn step (s)']:.3f} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -10,9 +10,9 @@
 Numba compiles a kernel the first time it runs and keeps the machine code in its on-disk cache
 (``__pycache__`` beside the sources, or ``NUMBA_CACHE_DIR``); a later process loads it in a
 fraction of a second. Without this step the first use of each game waits for it instead: about 4 s
-for Lin, 10 s for Linage, 20 s for Lifeline and 22 s for Asli with the AEC env, and 8, 17, 31 and
-37 s with ``make_vec`` (2 cores; BENCHMARKS.md, "First use"). All four games take about 50 s on
-2 cores (100 s with ``--jobs 1``). Run it once after installing or
+for Lin, 12 s for Linage, 24 s for Lifeline and 26 s for Asli with the AEC env, and 9, 21, 35 and
+43 s with ``make_vec`` (2 cores; BENCHMARKS.md, "First use"). All four games take about 65 s on
+2 cores (120 s with ``--jobs 1``). Run it once after installing or
 upgrading, as the user who will play (the cache must be writable), on the machine that will play:
 the cache is tied to the CPU and to numba's version, so it cannot ship in a wheel.
 

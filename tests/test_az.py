@@ -2,6 +2,7 @@
 the search plays only legal actions, checkpoints are checked."""
 import json
 import pickle
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -31,14 +32,31 @@ def tiny_config(name="lin", **changes):
 
 
 @pytest.mark.parametrize("name", sorted(TINY))
-def test_self_play_targets_are_legal(name):
+@pytest.mark.parametrize("search", ["python", "gumbel", "puct"])
+def test_self_play_targets_are_legal(name, search):
     game = make_game(name, **TINY[name])
-    worker = SelfPlayWorker(game, NET, SELFPLAY)
+    worker = SelfPlayWorker(game, NET, replace(SELFPLAY, search=search))
     samples, stats = worker.play_games([[0, i] for i in range(3)])
     assert stats["games"] == 3 and len(samples) == stats["positions"] > 0
     assert np.allclose(samples.policies.sum(1), 1, atol=1e-5)
     assert (samples.policies[samples.masks == 0] == 0).all()  # visits only on legal actions
     assert set(np.unique(samples.values)) <= {-1.0, 0.0, 1.0}
+
+
+@pytest.mark.parametrize("search", ["gumbel", "puct"])
+def test_compiled_self_play_games_follow_their_seeds(search):
+    """A game's moves depend on its seed and the network, not on the trees in flight beside it."""
+    game = make_game("lin", **TINY["lin"])
+    seeds = [[2, i] for i in range(5)]
+    alone = SelfPlayWorker(game, NET, replace(SELFPLAY, search=search, games_in_flight=1))
+    beside = SelfPlayWorker(game, NET, replace(SELFPLAY, search=search, games_in_flight=4))
+    beside.set_weights(alone.net.state_dict())
+    one_at_a_time, _ = alone.play_games(seeds)
+    together, stats = beside.play_games(seeds)
+    assert stats["games"] == 5 and len(together) > 0
+    for field in ("planes", "masks", "values"):
+        assert (getattr(together, field) == getattr(one_at_a_time, field)).all(), field
+    np.testing.assert_allclose(together.policies, one_at_a_time.policies, atol=1e-5)
 
 
 def test_augmented_batches_keep_targets_on_legal_actions():
@@ -97,6 +115,24 @@ def test_the_loop_runs_evaluates_and_writes_its_run(tmp_path):
     assert result.moves > 0
 
 
+def test_the_command_trains_with_the_compiled_search(tmp_path):
+    config = tmp_path / "tiny.toml"
+    config.write_text('game = "asli"\nworkers = 0\niterations = 1\ngames_per_iteration = 2\nbatch_size = 16\n'
+                      'eval_every = 0\n[options]\nboard_size = 4\n[net]\nchannels = 8\nblocks = 1\n'
+                      '[selfplay]\ngames_in_flight = 2\nfull_simulations = 8\nfast_simulations = 2\n')
+    out = tmp_path / "run"
+    assert main(["--config", str(config), "--search", "gumbel", "--out", str(out), "--no-progress"]) == 0
+    assert read_toml(out / "config.toml")["selfplay"]["search"] == "gumbel"
+    rows = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
+    assert rows[-1]["iteration"] == 1 and rows[-1]["buffer"] > 0
+    with pytest.raises(SystemExit):
+        main(["--config", str(config), "--search", "mcts", "--out", str(tmp_path / "bad"), "--no-progress"])
+    with pytest.raises(ValueError, match="selfplay.search='mcts'"):
+        TrainConfig.from_dict({"selfplay": {"search": "mcts"}})
+    with pytest.raises(ValueError, match="selfplay.considered"):
+        TrainConfig.from_dict({"selfplay": {"considered": 0}})
+
+
 def _weights(path):
     return checkpoint.load(path)["model"]
 
@@ -129,9 +165,9 @@ def test_worker_processes_play_the_same_games(tmp_path):
 def test_the_agent_plays_only_legal_actions(name):
     game = make_game(name, **TINY[name])
     torch.manual_seed(0)
-    for sims in (0, 6):
+    for sims, search in ((0, "python"), (6, "python"), (6, "gumbel"), (6, "puct")):
         net = PolicyValueNet(game, NET)
-        agent = AZAgent(None, sims=sims, seed=0)
+        agent = AZAgent(None, sims=sims, seed=0, search=search)
         agent._nets[agent._key(game)] = net.eval()
         rng = np.random.default_rng(0)
         for _ in range(4):
@@ -174,9 +210,10 @@ def test_checkpoints_are_checked(tmp_path):
 
 def test_specs_and_settings_are_checked():
     for spec, message in (("az:sims=-1", "sims"), ("az:sims=x", "cannot read"), ("az:a:b", "given twice"),
-                          ("az:c=0", "c=")):
+                          ("az:c=0", "c="), ("az:search=mcts", "search=")):
         with pytest.raises(ValueError, match=message):
             make_agent(spec)
+    assert make_agent("az:sims=8:search=gumbel").name == "az:sims=8:search=gumbel"
     for changes, message in (({"game": "chess"}, "unknown game"), ({"options": {"board_size": 4}}, "board_size"),
                              ({"batch_size": 0}, "batch_size"), ({"eval_opponents": "nobody"}, "nobody"),
                              ({"minutes": float("nan")}, "minutes")):

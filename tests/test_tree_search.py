@@ -42,6 +42,13 @@ def random_positions(game, count, seed, spread=12):
     return out
 
 
+def loaded_search(game, states, simulations, **options):
+    search = TreeSearch(game, len(states), simulations, stub_network, **options)
+    for b, state in enumerate(states):
+        search.load(b, state)
+    return search
+
+
 def test_sequential_halving_budget():
     # 16 actions over 64 simulations in four phases of 16: 16 actions x 1 visit, the best 8 x 2 more,
     # 4 x 4 more, 2 x 8 more (the last simulation goes to an action with 14 visits)
@@ -56,9 +63,7 @@ def test_sequential_halving_budget():
 def test_gumbel_matches_the_reference(name):
     game = make_game(name, **TINY[name])
     states = random_positions(game, 6, seed=1)
-    search = TreeSearch(game, len(states), 24, stub_network, rule="gumbel", considered=8, seed=3)
-    for b, state in enumerate(states):
-        search.load(b, state)
+    search = loaded_search(game, states, 24, rule="gumbel", considered=8, seed=3)
     policy, best = search.run()
     for b, state in enumerate(states):
         visits, target, action = ref.gumbel_search(state.clone(), stub_network, 24, search.tree.gumbel[b], 8)
@@ -71,9 +76,7 @@ def test_gumbel_matches_the_reference(name):
 def test_puct_matches_the_reference(name):
     game = make_game(name, **TINY[name])
     states = random_positions(game, 6, seed=2)
-    search = TreeSearch(game, len(states), 40, stub_network, rule="puct", c_puct=1.5, fpu=0.2)
-    for b, state in enumerate(states):
-        search.load(b, state)
+    search = loaded_search(game, states, 40, rule="puct", c_puct=1.5, fpu=0.2)
     policy, best = search.run(budgets=[40, 0, 5, 40, 17, 40])
     for b, (state, sims) in enumerate(zip(states, [40, 0, 5, 40, 17, 40])):
         visits = ref.puct_search(state.clone(), stub_network, sims)
@@ -87,9 +90,7 @@ def test_puct_matches_the_reference(name):
 def test_legal_actions_and_targets_on_random_positions(name, rule):
     game = make_game(name, **TINY[name])
     states = random_positions(game, 32, seed=5, spread=30)  # swaps and double moves among them
-    search = TreeSearch(game, len(states), 16, stub_network, rule=rule, seed=7)
-    for b, state in enumerate(states):
-        search.load(b, state)
+    search = loaded_search(game, states, 16, rule=rule, seed=7)
     policy, best = search.run()
     for b, state in enumerate(states):
         mask = state.legal_mask()
@@ -136,9 +137,7 @@ def test_self_play_roots_play_to_the_end():
 def test_root_noise_is_mixed_into_the_legal_priors():
     game = make_game("lin", board_size=5, line_length=3)
     states = random_positions(game, 3, seed=4)
-    search = TreeSearch(game, 3, 4, stub_network, rule="puct")
-    for b, state in enumerate(states):
-        search.load(b, state)
+    search = loaded_search(game, states, 4, rule="puct")
     noise = np.random.default_rng(0).dirichlet(np.ones(game.num_actions), size=3)
     search.run(root_noise=noise, noise_fraction=0.25)
     priors, _ = stub_network(np.stack([s.observation(s.current_player) for s in states]),

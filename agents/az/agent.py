@@ -3,7 +3,9 @@ guiding a PUCT search of ``sims`` simulations (the most visited action).
 
 Specs (``agents.make_agent``): ``az`` (the pretrained network of whichever game it is given, 64
 simulations), ``az:sims=0``, ``az:sims=256``, ``az:runs/lifeline`` (a run's latest checkpoint),
-``az:path/to/ckpt.pt`` (any checkpoint), combined as ``az:runs/lin:sims=16``.
+``az:path/to/ckpt.pt`` (any checkpoint), combined as ``az:runs/lin:sims=16``; ``az:search=gumbel`` or
+``az:search=puct`` search with the compiled tree search (``agents/az/tree_search.py``) instead of
+the Python tree.
 """
 from __future__ import annotations
 
@@ -15,7 +17,9 @@ import torch
 from ..base import Agent
 from . import checkpoint
 from .network import evaluate, fused_for_inference
+from . import SEARCHES
 from .search import BatchedSearch, Node
+from .tree_search import TreeSearch
 
 PRETRAINED_DIR = Path(__file__).resolve().parent.parent / "pretrained"
 
@@ -34,8 +38,12 @@ class AZAgent(Agent):
     """``AZAgent(source=None, sims=64)``: ``source`` a checkpoint file or run folder; ``None`` takes
     the pretrained network of each game the agent is asked to play (loaded on first use)."""
 
-    def __init__(self, source=None, sims: int = 64, c_puct: float = 1.5, seed: int | None = None):
+    def __init__(self, source=None, sims: int = 64, c_puct: float = 1.5, seed: int | None = None,
+                 search: str = "python"):
         super().__init__(seed)
+        if search not in SEARCHES:
+            raise ValueError(f"az: search={search!r}: must be one of {', '.join(SEARCHES)}")
+        self.search = search
         if isinstance(sims, bool) or not isinstance(sims, int) or not 0 <= sims <= 100_000:
             raise ValueError(f"az: sims={sims!r}: must be an integer from 0 to 100000")
         self.sims = sims
@@ -49,6 +57,8 @@ class AZAgent(Agent):
             net, game = checkpoint.build_net(data, source=f"checkpoint {str(self.source)!r}")
             self._nets[self._key(game)] = fused_for_inference(net)
         self.name = "az" if source is None and sims == 64 else f"az:{'' if source is None else str(source) + ':'}sims={sims}"
+        if search != "python":
+            self.name += f":search={search}"
 
     @staticmethod
     def _key(game):
@@ -76,6 +86,12 @@ class AZAgent(Agent):
             priors, _ = evaluate(net, state.observation(state.current_player)[None], state.legal_mask()[None])
             legal = state.legal_actions()
             return int(legal[np.argmax(priors[0][legal])])
+        if self.search != "python":  # the compiled search: the state's game in a one-tree search
+            tree = TreeSearch(state.game, 1, self.sims, lambda planes, masks: evaluate(net, planes, masks),
+                              rule=self.search, c_puct=self.c_puct, seed=int(self.rng.integers(2**63)))
+            tree.load(0, state)
+            _, best = tree.run()
+            return int(best[0])
         search = BatchedSearch(net, self.c_puct)
         root = Node(state.clone())
         search.run([root], [self.sims])

@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from territory_envs import make_game
 
 from .network import NetConfig
+from . import SEARCHES
 from .selfplay import SelfPlayConfig
 
 
@@ -96,6 +97,9 @@ class TrainConfig:
             number(f"selfplay.{name}", getattr(sp, name), 0, integer=False)
         if not 0 < sp.full_fraction <= 1:
             raise ValueError(f"config: selfplay.full_fraction={sp.full_fraction!r}: must be in (0, 1]")
+        if sp.search not in SEARCHES:
+            raise ValueError(f"config: selfplay.search={sp.search!r}: must be one of {', '.join(SEARCHES)}")
+        number("selfplay.considered", sp.considered, 1)
         if not isinstance(self.ray_address, str):
             raise ValueError(f"config: ray_address={self.ray_address!r}: must be a string")
         if self.ray_address and self.workers < 1:

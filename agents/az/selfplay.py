@@ -17,10 +17,12 @@ import numpy as np
 import torch
 
 from territory_envs.core.declaration import declared
+from territory_envs.core.fields import FLIP, TERMINAL, WINNER
 
 from ..threads import current_threads, start_worker
-from .network import NetConfig, PolicyValueNet, fused_for_inference
+from .network import NetConfig, PolicyValueNet, evaluate, fused_for_inference
 from .search import BatchedSearch, Node
+from .tree_search import TreeSearch
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,10 @@ class SelfPlayConfig:
     dirichlet_fraction: float = 0.25
     temperature_moves: int = 0  # moves played by visit counts before the best one; 0: points / 4
     temperature: float = 1.0
+    # "python": the tree of state objects (search.py, PUCT); "gumbel" or "puct": the compiled batched
+    # search (tree_search.py), Gumbel considering at most `considered` actions at the root
+    search: str = "python"
+    considered: int = 16
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -92,6 +98,8 @@ class SelfPlayWorker:
         a game does not depend on which worker plays it beside which others), ``games_in_flight``
         at a time. Returns the recorded positions, in the order of ``seeds``, and statistics
         (games, moves, positions, seconds, results)."""
+        if self.config.search != "python":
+            return self._play_compiled(seeds)
         cfg, start = self.config, time.perf_counter()
         parts, stats = {}, {"games": 0, "moves": 0, "positions": 0, "first_side_wins": 0, "draws": 0,
                             "truncated": 0}
@@ -142,6 +150,87 @@ class SelfPlayWorker:
         if not g.records:
             return Samples.concatenate([], self.game)
         planes, masks, policies, players = zip(*g.records)
+        return Samples(np.stack(planes), np.stack(masks), np.stack(policies),
+                       np.array([returns[p] for p in players], dtype=np.float32))
+
+    # --- the compiled search ----------------------------------------------------------------------
+    def _play_compiled(self, seeds: list) -> tuple[Samples, dict]:
+        """``play_games`` on the compiled search: the games live in the search's root rows, one per
+        tree; a game's moves depend only on its seed (its generator and its tree's Gumbel stream are
+        seeded by it when it takes a tree) and the network. Gumbel plays the search's choice (its noise
+        explores); PUCT samples the visits for the first ``temperature_moves`` moves."""
+        cfg, start, game = self.config, time.perf_counter(), self.game
+        trees = min(cfg.games_in_flight, max(1, len(seeds)))
+        search = TreeSearch(game, trees, max(cfg.full_simulations, cfg.fast_simulations),
+                            lambda planes, masks: evaluate(self.search.net, planes, masks), rule=cfg.search,
+                            considered=cfg.considered, c_puct=cfg.c_puct, fpu=cfg.fpu_reduction)
+        parts, stats = {}, {"games": 0, "moves": 0, "positions": 0, "first_side_wins": 0, "draws": 0,
+                            "truncated": 0}
+        todo = list(enumerate(seeds))[::-1]
+        slots: list = [None] * trees  # the game in each tree: (index, generator, records)
+        a = game.num_actions
+        noise = np.zeros((trees, a))
+        while True:
+            fresh = [b for b in range(trees) if slots[b] is None][:len(todo)]
+            for b in fresh:
+                index, seed = todo.pop()
+                slots[b] = (index, np.random.default_rng(seed), [])
+                search.streams[b] = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]
+            if fresh:
+                search.new_games(fresh)
+            live = [b for b in range(trees) if slots[b] is not None]
+            if not live:
+                break
+            budgets = np.zeros(trees, dtype=np.int64)
+            full = np.zeros(trees, dtype=bool)
+            for b in live:
+                full[b] = slots[b][1].random() < cfg.full_fraction
+                budgets[b] = cfg.full_simulations if full[b] else cfg.fast_simulations
+            root_noise = None
+            if cfg.search == "puct" and full.any():
+                noise[:] = 0.0
+                for b in np.flatnonzero(full):
+                    legal = np.flatnonzero(search.rows.mask[b * search.nodes])
+                    noise[b, legal] = slots[b][1].dirichlet(np.full(len(legal), self.alpha))
+                root_noise = noise
+            policy, best = search.run(budgets, root_noise, cfg.dirichlet_fraction)
+            players, moves = search.root_players(), search.root_moves()
+            actions = np.full(trees, -1, dtype=np.int64)
+            for b in live:
+                index, rng, records = slots[b]
+                if full[b]:
+                    records.append((search.root_obs[b].copy(), search.root_mask[b].copy(),
+                                    policy[b].astype(np.float32), int(players[b])))
+                actions[b] = best[b]
+                if cfg.search == "puct" and moves[b] < self.temperature_moves and cfg.temperature > 0:
+                    weights = policy[b] ** (1.0 / cfg.temperature)
+                    actions[b] = rng.choice(a, p=weights / weights.sum())
+            over = search.play(actions)
+            for b in live:
+                if over[b]:
+                    parts[slots[b][0]] = self._finish_compiled(search, b, slots[b][2], stats)
+                    slots[b] = None
+        samples = Samples.concatenate([parts[i] for i in sorted(parts)], game)
+        stats["positions"] = len(samples)
+        stats["seconds"] = time.perf_counter() - start
+        return samples, stats
+
+    def _finish_compiled(self, search, b: int, records: list, stats: dict) -> Samples:
+        """The targets of the game that ended in tree ``b``, and its count in ``stats``."""
+        row = b * search.nodes
+        s = search.rows.scalars[row]
+        terminal, winner = bool(s[TERMINAL]), int(s[WINNER])
+        returns = np.zeros(2, dtype=np.float32)
+        if terminal and winner >= 0:
+            returns[winner ^ s[FLIP]], returns[1 - (winner ^ s[FLIP])] = 1.0, -1.0
+        stats["games"] += 1
+        stats["moves"] += int(search.rows.move_number[row])
+        stats["truncated"] += not terminal
+        stats["draws"] += terminal and winner < 0
+        stats["first_side_wins"] += terminal and winner == 0
+        if not records:
+            return Samples.concatenate([], self.game)
+        planes, masks, policies, players = zip(*records)
         return Samples(np.stack(planes), np.stack(masks), np.stack(policies),
                        np.array([returns[p] for p in players], dtype=np.float32))
 

@@ -28,7 +28,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from . import checkpoint
+from . import SEARCHES, checkpoint
 from .config import TrainConfig, read_toml, to_toml
 from .network import NetConfig, PolicyValueNet
 from .replay import ReplayBuffer
@@ -428,6 +428,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"self-play games per iteration (default: {d.games_per_iteration})")
     p.add_argument("--batch-size", type=int, metavar="POSITIONS",
                    help=f"positions per learning step (default: {d.batch_size})")
+    p.add_argument("--search", choices=SEARCHES, metavar="SEARCH",
+                   help=f"self-play's tree search: python (PUCT over state objects), gumbel or puct (the compiled "
+                        f"batched search) (default: {sp.search})")
     p.add_argument("--simulations", type=int, metavar="N",
                    help=f"search simulations of a recorded move (default: {sp.full_simulations}; the other moves "
                         f"get {sp.fast_simulations})")
@@ -484,6 +487,8 @@ def config_from_args(args) -> TrainConfig:
     selfplay = dict(data.get("selfplay", {}))
     if args.simulations is not None:
         selfplay["full_simulations"] = args.simulations
+    if args.search is not None:
+        selfplay["search"] = args.search
     data["selfplay"] = selfplay
     return TrainConfig.from_dict(data)
 

@@ -60,6 +60,6 @@ from .state import AsliGame, AsliState, evaluate
 from ...core.declaration import GameDeclaration
 
 GAME = GameDeclaration(AsliGame, "Asli", evaluate, env_module="territory_envs.asli_v0",
-                       cold_seconds=(22, 37), picture_moves=24)
+                       cold_seconds=(26, 43), picture_moves=24)
 
 __all__ = ["GAME", "AsliGame", "AsliState"]  # the public face; the kernels are imported from their modules

@@ -49,6 +49,6 @@ from .state import LifelineGame, LifelineState, evaluate
 from ...core.declaration import GameDeclaration
 
 GAME = GameDeclaration(LifelineGame, "Lifeline", evaluate, env_module="territory_envs.lifeline_v0",
-                       cold_seconds=(20, 31), picture_moves=14)
+                       cold_seconds=(24, 35), picture_moves=14)
 
 __all__ = ["GAME", "LifelineGame", "LifelineState"]  # the public face; the kernels are imported from their modules

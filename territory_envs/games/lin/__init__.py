@@ -34,6 +34,6 @@ from .state import LinGame, LinState, evaluate
 from ...core.declaration import GameDeclaration
 
 GAME = GameDeclaration(LinGame, "Lin", evaluate, env_module="territory_envs.lin_v0",
-                       cold_seconds=(4, 8), picture_moves=24)
+                       cold_seconds=(4, 9), picture_moves=24)
 
 __all__ = ["GAME", "LinGame", "LinState"]  # the public face; the kernels are imported from their modules

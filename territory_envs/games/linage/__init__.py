@@ -61,6 +61,6 @@ def symmetries(game):
 
 
 GAME = GameDeclaration(LinageGame, "Linage", evaluate, env_module="territory_envs.linage_v0", symmetries=symmetries,
-                       cold_seconds=(10, 17), picture_moves=30)
+                       cold_seconds=(12, 21), picture_moves=30)
 
 __all__ = ["GAME", "LinageGame", "LinageState"]  # the public face; the kernels are imported from their modules
