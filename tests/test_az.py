@@ -31,6 +31,15 @@ def tiny_config(name="lin", **changes):
     return TrainConfig(**{**base, **changes})
 
 
+def tiny_toml(tmp_path, game, options):
+    """A config file of a one-iteration run on a tiny board (``options``: TOML lines)."""
+    config = tmp_path / "tiny.toml"
+    config.write_text(f'game = "{game}"\nworkers = 0\niterations = 1\ngames_per_iteration = 2\nbatch_size = 16\n'
+                      f'eval_every = 0\n[options]\n{options}\n[net]\nchannels = 8\nblocks = 1\n'
+                      '[selfplay]\ngames_in_flight = 2\nfull_simulations = 4\nfast_simulations = 2\n')
+    return config
+
+
 @pytest.mark.parametrize("name", sorted(TINY))
 @pytest.mark.parametrize("search", ["python", "gumbel", "puct"])
 def test_self_play_targets_are_legal(name, search):
@@ -116,10 +125,7 @@ def test_the_loop_runs_evaluates_and_writes_its_run(tmp_path):
 
 
 def test_the_command_trains_with_the_compiled_search(tmp_path):
-    config = tmp_path / "tiny.toml"
-    config.write_text('game = "asli"\nworkers = 0\niterations = 1\ngames_per_iteration = 2\nbatch_size = 16\n'
-                      'eval_every = 0\n[options]\nboard_size = 4\n[net]\nchannels = 8\nblocks = 1\n'
-                      '[selfplay]\ngames_in_flight = 2\nfull_simulations = 8\nfast_simulations = 2\n')
+    config = tiny_toml(tmp_path, "asli", "board_size = 4")
     out = tmp_path / "run"
     assert main(["--config", str(config), "--search", "gumbel", "--out", str(out), "--no-progress"]) == 0
     assert read_toml(out / "config.toml")["selfplay"]["search"] == "gumbel"
@@ -230,10 +236,7 @@ def test_the_command_refuses_bad_arguments(tmp_path, capsys):
 
 
 def test_the_command_trains_and_resumes(tmp_path):
-    config = tmp_path / "tiny.toml"
-    config.write_text('game = "lin"\nworkers = 0\niterations = 1\ngames_per_iteration = 2\nbatch_size = 16\neval_every = 0\n'
-                      '[options]\nboard_size = 5\nline_length = 3\n[net]\nchannels = 8\nblocks = 1\n'
-                      '[selfplay]\ngames_in_flight = 2\nfull_simulations = 4\nfast_simulations = 2\n')
+    config = tiny_toml(tmp_path, "lin", "board_size = 5\nline_length = 3")
     out = tmp_path / "run"
     assert main(["--config", str(config), "--out", str(out), "--no-progress"]) == 0
     assert main(["--resume", str(out), "--iterations", "2", "--no-progress"]) == 0
