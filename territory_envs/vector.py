@@ -238,11 +238,11 @@ class VectorEnv:
 
 class GameRows:
     """The arrays of many games of one kind, one row per game, and the calls into the generic
-    kernels (:mod:`territory_envs.core.batch`): the batch of :class:`VectorEnv`, and the nodes of
-    the compiled tree search (``agents/az/tree_search.py``). Besides the board, the mask and the move number, the batch
-    holds what the game's state declares (:mod:`territory_envs.core.fields`): ``scalars``, one row
-    ``s`` per game, each declared array, one row per game under the array's name, and each table
-    (one per game, every game's grown together before one could fill)."""
+    kernels (:mod:`territory_envs.core.batch`): the batch of :class:`VectorEnv`, or any set of
+    games kept side by side (a tree search's nodes). Besides the board, the mask and the move
+    number, the rows hold what the game's state declares (:mod:`territory_envs.core.fields`):
+    ``scalars``, one row ``s`` per game, each declared array, one row per game under the array's
+    name, and each table (one per game, every game's grown together before one could fill)."""
 
     def __init__(self, game, num_envs: int):
         self.game = game

@@ -18,6 +18,7 @@ import torch
 
 from territory_envs.core.declaration import declared
 from territory_envs.core.fields import FLIP, TERMINAL, WINNER
+from territory_envs.core.kernels import winner_player
 
 from ..threads import current_threads, start_worker
 from .network import NetConfig, PolicyValueNet, evaluate, fused_for_inference
@@ -114,7 +115,8 @@ class SelfPlayWorker:
             for g in [g for g in live if self._finished(g.root.state)]:
                 live.remove(g)
                 parts[g.index] = self._targets(g)
-                self._count(g.root.state, stats)
+                state = g.root.state
+                self._count(stats, state.move_number, state.terminal, state.winner)
         samples = Samples.concatenate([parts[i] for i in sorted(parts)], self.game)
         stats["positions"] = len(samples)
         stats["seconds"] = time.perf_counter() - start
@@ -145,11 +147,14 @@ class SelfPlayWorker:
             g.root = self.search.advance(root, action)
 
     def _targets(self, g: _Game) -> Samples:
-        state = g.root.state
-        returns = state.returns() if state.terminal else np.zeros(2)
-        if not g.records:
+        return self._samples(g.records, g.root.state.returns())
+
+    def _samples(self, records: list, returns) -> Samples:
+        """A finished game's recorded positions ``(planes, mask, policy, player)`` with their value
+        targets: ``returns`` per player (zeros for a draw or a game cut at ``max_moves``)."""
+        if not records:
             return Samples.concatenate([], self.game)
-        planes, masks, policies, players = zip(*g.records)
+        planes, masks, policies, players = zip(*records)
         return Samples(np.stack(planes), np.stack(masks), np.stack(policies),
                        np.array([returns[p] for p in players], dtype=np.float32))
 
@@ -222,27 +227,21 @@ class SelfPlayWorker:
         terminal, winner = bool(s[TERMINAL]), int(s[WINNER])
         returns = np.zeros(2, dtype=np.float32)
         if terminal and winner >= 0:
-            returns[winner ^ s[FLIP]], returns[1 - (winner ^ s[FLIP])] = 1.0, -1.0
-        stats["games"] += 1
-        stats["moves"] += int(search.rows.move_number[row])
-        stats["truncated"] += not terminal
-        stats["draws"] += terminal and winner < 0
-        stats["first_side_wins"] += terminal and winner == 0
-        if not records:
-            return Samples.concatenate([], self.game)
-        planes, masks, policies, players = zip(*records)
-        return Samples(np.stack(planes), np.stack(masks), np.stack(policies),
-                       np.array([returns[p] for p in players], dtype=np.float32))
+            player = winner_player(winner, int(s[FLIP]))
+            returns[player], returns[1 - player] = 1.0, -1.0
+        self._count(stats, int(search.rows.move_number[row]), terminal, winner)
+        return self._samples(records, returns)
 
     @staticmethod
-    def _count(state, stats: dict) -> None:
+    def _count(stats: dict, moves: int, terminal: bool, winner: int) -> None:
+        """A finished game of ``moves`` moves in ``stats`` (``winner``: a side, -1 for none)."""
         stats["games"] += 1
-        stats["moves"] += state.move_number
-        if not state.terminal:
+        stats["moves"] += moves
+        if not terminal:
             stats["truncated"] += 1
-        elif state.winner < 0:
+        elif winner < 0:
             stats["draws"] += 1
-        elif state.winner == 0:  # winner is a side; side 0 moved first
+        elif winner == 0:  # side 0 moved first
             stats["first_side_wins"] += 1
 
 

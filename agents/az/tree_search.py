@@ -35,7 +35,7 @@ from collections import namedtuple
 import numpy as np
 from numba import prange
 
-from territory_envs.core.batch import next_random
+from territory_envs.core.batch import NEW_GAME, SIT_OUT, next_random
 from territory_envs.core.compiled import copy_rows, game_at
 from territory_envs.core.fields import FLIP, TO_MOVE, head_flip, head_over, head_winner
 from territory_envs.core.jit import kernel
@@ -106,10 +106,9 @@ def completed_q(tree, b, node, mask, out):
 
 
 @kernel
-def improved_policy(tree, b, node, mask, out):
-    """``out``: ``softmax(log prior + sigma(completed Q))`` over the legal actions of ``node``."""
-    completed_q(tree, b, node, mask, out)
-    prior = tree.prior[b, node]
+def policy_from_sigma(prior, mask, out):
+    """``out`` (sigma of the completed Q-values on entry): ``softmax(log prior + out)`` over the
+    legal actions with a prior."""
     top = -np.inf
     for a in range(mask.shape[0]):
         if mask[a] != 0 and prior[a] > 0:
@@ -120,6 +119,13 @@ def improved_policy(tree, b, node, mask, out):
         total += out[a]
     for a in range(mask.shape[0]):
         out[a] /= total
+
+
+@kernel
+def improved_policy(tree, b, node, mask, out):
+    """``out``: ``softmax(log prior + sigma(completed Q))`` over the legal actions of ``node``."""
+    completed_q(tree, b, node, mask, out)
+    policy_from_sigma(tree.prior[b, node], mask, out)
 
 
 @kernel
@@ -337,8 +343,9 @@ def root_results_tree(arrays, tree, rule, scratch, policy, best, b):
         most = max(most, visits[a])
         total += visits[a]
     if rule == GUMBEL:
-        improved_policy(tree, b, 0, mask, policy[b])
         completed_q(tree, b, 0, mask, scratch[b])
+        policy[b, :] = scratch[b]
+        policy_from_sigma(tree.prior[b, 0], mask, policy[b])
         top = -np.inf
         for a in range(mask.shape[0]):
             if mask[a] != 0 and visits[a] == most:
@@ -367,19 +374,20 @@ def root_results(arrays, tree, rule, scratch, policy, best):
 
 @kernel(parallel=True)
 def play_roots(game, params, arrays, move_number, nodes, actions, over):
-    """Play ``actions[b]`` in the root game of every tree (-1: none; ``-2``: start a new game);
-    ``over[b]``: whether that game is now over (the rules' end; the caller checks ``max_moves``)."""
+    """Play ``actions[b]`` in the root game of every tree (``SIT_OUT``: none; ``NEW_GAME``: start a
+    new game, as the batch step takes them); ``over[b]``: whether that game is now over (the rules'
+    end; the caller checks ``max_moves``)."""
     for b in prange(actions.shape[0]):
+        if actions[b] == SIT_OUT:
+            continue
         row = b * nodes
         g = game_at(arrays, row)
-        if actions[b] == -2:
+        if actions[b] == NEW_GAME:
             move_number[row] = 0
             head = game.new_game(g, params)
-        elif actions[b] >= 0:
+        else:
             move_number[row] += 1
             head = game.act(g, actions[b], params)
-        else:
-            continue
         over[b] = head_over(head)
 
 
@@ -444,12 +452,12 @@ class TreeSearch:
 
     def new_games(self, which=None) -> None:
         """New games at the roots of the trees ``which`` (all by default)."""
-        actions = np.full(self.trees, -1, dtype=np.int64)
-        actions[slice(None) if which is None else which] = -2
+        actions = np.full(self.trees, SIT_OUT, dtype=np.int64)
+        actions[slice(None) if which is None else which] = NEW_GAME
         self.play(actions)
 
     def play(self, actions) -> np.ndarray:
-        """Play ``actions[b]`` at every root (-1: none). Returns whether each root's game is over
+        """Play ``actions[b]`` at every root (``SIT_OUT``, -1: none). Returns whether each root's game is over
         (the rules' end or ``max_moves``), an array reused by the next call."""
         self.rows.make_room(1)
         play_roots(self.game.compiled, self.game.params, self.rows.arrays(), self.rows.move_number, self.nodes,
