@@ -3,8 +3,9 @@
 The stub returns uniform priors over the legal actions and a value of 0, so the table measures the
 search alone: selection, the games' turns, observations, expansion and backup. Rows: the compiled
 batched search (``agents/az/tree_search.py``, Gumbel and PUCT) and the Python tree of
-``agents/az/search.py`` (PUCT), each over ``--trees`` mid-game positions searched together with
-``--sims`` simulations each, on ``--threads`` threads (numba's; the Python tree runs on one).
+``agents/az/search.py`` (PUCT), each over ``--trees`` positions searched together, every 5th move
+of seeded random games (``benchmarks.agent_speed.sample_states``), with ``--sims`` simulations
+each, on ``--threads`` threads (numba's; the Python tree runs on one).
 
     python -m benchmarks.search_speed --threads 1
 """
@@ -18,6 +19,7 @@ import numpy as np
 
 from agents.az.search import BatchedSearch, Node
 from agents.az.tree_search import TreeSearch
+from benchmarks.agent_speed import sample_states
 from territory_envs import make_game
 
 ROWS = {"lin 9x9": ("lin", {"board_size": 9}), "linage 9x9": ("linage", {"board_size": 9}),
@@ -31,20 +33,6 @@ def constant_network(planes, masks):
 
 class _ConstantNet:  # the Python tree calls agents.az.network.evaluate(net, planes, masks)
     pass
-
-
-def positions(game, count, seed, moves=10):
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < count:
-        state = game.new_state()
-        for _ in range(moves):
-            if state.over:
-                break
-            state.apply(int(rng.choice(state.legal_actions())))
-        if not state.over:
-            out.append(state)
-    return out
 
 
 def compiled_rate(game, states, sims, rule, seconds):
@@ -93,7 +81,7 @@ def main(argv=None) -> int:
     for row in args.rows.split(","):
         name, options = ROWS[row]
         game = make_game(name, **options)
-        states = positions(game, args.trees, seed=0)
+        states = [s for s in sample_states(game, args.trees + 1, seed=0) if s.move_number > 0]
         gumbel = compiled_rate(game, states, args.sims, "gumbel", args.seconds)
         puct = compiled_rate(game, states, args.sims, "puct", args.seconds)
         python = python_rate(game, states, args.sims, args.seconds)
