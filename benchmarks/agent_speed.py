@@ -22,7 +22,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+import numba  # noqa: E402
 
 import territory_envs  # noqa: E402
 from agents import make_agent  # noqa: E402
@@ -98,6 +98,8 @@ def main(argv=None) -> int:
     parser.add_argument("--json", help="write the figures to this file")
     parser.add_argument("--rows", default="", help="comma-separated row labels to run (default: all)")
     args = parser.parse_args(argv)
+    numba.set_num_threads(1)  # one core: the compiled kernels' parallel loops too (set here, not in the
+    #                           environment at import, so that importing sample_states changes nothing)
     wanted = {r.strip() for r in args.rows.split(",") if r.strip()}
     print("| row | rollout moves/s (empty board) | rollout moves/s (mid-game) | mcts playouts/s | "
           "greedy moves/s | cpu/wall |")

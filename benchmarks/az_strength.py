@@ -5,7 +5,7 @@
     python -m benchmarks.az_strength lin --agent az:runs/lin --games 200 \
         --against "az:runs/lin:sims=0=random" "az:runs/lin=greedy" "az:runs/lin=mcts:256"
 
-Each ``A=B`` plays ``--games`` games of A against B (A first in half of them), each pair of games
+Each ``A=B`` (or ``"A vs B"``, for an opponent whose spec holds ``=`` itself) plays ``--games`` games of A against B (A first in half of them), each pair of games
 opening with ``--opening`` uniformly random moves shared by both (so that deterministic agents
 play varied games), over ``--workers`` processes. Prints A's score (wins + draws / 2) with its 95%
 Wilson interval and the Elo difference it means.
@@ -53,7 +53,7 @@ def main() -> None:
     print("| agent | opponent | score | 95% interval | Elo difference |")
     print("|---|---|---|---|---|")
     for pair in args.against:
-        a, _, b = pair.rpartition("=")
+        a, _, b = pair.partition(" vs ") if " vs " in pair else pair.rpartition("=")
         r = match(args.game, a, b, args.games, args.opening, args.workers)
         print(f"| `{a}` | `{b}` | {r['score']:.3f} | {r['low']:.3f}-{r['high']:.3f} | {r['elo']:+.0f} |", flush=True)
 

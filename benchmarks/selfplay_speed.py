@@ -27,7 +27,7 @@ import torch
 from agents.az.config import TrainConfig
 from agents.az.network import PolicyValueNet
 from agents.az.replay import ReplayBuffer
-from agents.az.selfplay import SelfPlayWorker, state_dict_cpu
+from agents.az.selfplay import SelfPlayWorker, games_in_flight, state_dict_cpu
 
 
 class TimedNet(torch.nn.Module):
@@ -90,7 +90,7 @@ def main() -> None:
     numba.set_num_threads(1)
     config = TrainConfig()
     print(f"self-play, one worker, one thread ({os.cpu_count()} cores here); network {config.net}; "
-          f"{config.selfplay.games_in_flight} games in flight, {config.selfplay.full_simulations}/"
+          f"{games_in_flight(config.selfplay, torch.device('cpu'))} games in flight, {config.selfplay.full_simulations}/"
           f"{config.selfplay.fast_simulations} simulations, {args.count} games\n")
     print("| game | search | moves/s | positions/s | time outside the network | forward passes | learn step, "
           f"batch {config.batch_size} (s) |")

@@ -12,9 +12,9 @@ from agents import make_agent, play_game
 from agents.az import checkpoint
 from agents.az.agent import AZAgent
 from agents.az.config import TrainConfig, read_toml
-from agents.az.network import NetConfig, PolicyValueNet
+from agents.az.network import NetConfig, PolicyValueNet, pick_device
 from agents.az.replay import ReplayBuffer
-from agents.az.selfplay import SelfPlayConfig, SelfPlayWorker
+from agents.az.selfplay import SelfPlayConfig, SelfPlayWorker, games_in_flight
 from agents.az.train import Trainer, main
 from territory_envs import make_game
 
@@ -137,6 +137,44 @@ def test_the_command_trains_with_the_compiled_search(tmp_path):
         TrainConfig.from_dict({"selfplay": {"search": "mcts"}})
     with pytest.raises(ValueError, match="selfplay.considered"):
         TrainConfig.from_dict({"selfplay": {"considered": 0}})
+
+
+def test_device_cpu_and_auto_train_and_a_bad_device_is_refused(tmp_path):
+    config = tiny_toml(tmp_path, "lin", "board_size = 5\nline_length = 3")
+    for device in ("cpu", "auto"):
+        out = tmp_path / device
+        assert main(["--config", str(config), "--device", device, "--search", "gumbel", "--out", str(out),
+                     "--no-progress"]) == 0
+        assert read_toml(out / "config.toml")["device"] == device
+        data = checkpoint.load(out / "latest.pt")
+        assert all(t.device.type == "cpu" for t in data["model"].values())  # saved on the CPU, wherever it learned
+    auto = pick_device("auto")
+    assert auto.type == ("cuda" if torch.cuda.is_available() else auto.type)
+    with pytest.raises(ValueError, match="device='tpu'"):
+        TrainConfig.from_dict({"device": "tpu"})
+    with pytest.raises(SystemExit):
+        main(["--config", str(config), "--device", "gpu", "--out", str(tmp_path / "bad"), "--no-progress"])
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="sees no CUDA GPU"):
+            TrainConfig.from_dict({"device": "cuda"})
+    # games in flight and per iteration: 0 is 32 on a CPU, as before; 1024 per worker on a GPU
+    assert games_in_flight(SelfPlayConfig(), torch.device("cpu")) == 32
+    assert games_in_flight(SelfPlayConfig(), torch.device("cuda")) == 1024
+    assert games_in_flight(SelfPlayConfig(games_in_flight=5), torch.device("cuda")) == 5
+    assert TrainConfig(device="cpu").games_in_iteration() == 32
+    assert TrainConfig(device="cpu", games_per_iteration=7).games_in_iteration() == 7
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+def test_a_run_on_the_gpu_resumes_on_the_cpu_and_its_checkpoint_plays_there(tmp_path):
+    Trainer(tiny_config(device="cuda", iterations=1), tmp_path / "run").run(progress=False)
+    data = torch.load(tmp_path / "run" / "latest.pt", weights_only=True)
+    assert any(t.device.type == "cuda" for t in data["optimizer"]["state"][0].values() if torch.is_tensor(t))
+    resumed = Trainer(tiny_config(device="cpu", iterations=2), tmp_path / "run", resume=True)
+    resumed.run(progress=False)
+    assert resumed.iteration == 2 and next(resumed.net.parameters()).device.type == "cpu"
+    agent = make_agent(f"az:{tmp_path / 'run'}:sims=4", seed=0)
+    assert play_game(make_game("lin", **TINY["lin"]), (agent, make_agent("random", seed=1)), seed=0).moves > 0
 
 
 def _weights(path):

@@ -8,7 +8,9 @@ import zlib
 import numpy as np
 import pytest
 
-from agents.az.tree_search import TreeSearch, considered_visits
+from types import SimpleNamespace
+
+from agents.az.tree_search import TreeSearch, choose_interior_gumbel, considered_visits, new_tree
 from territory_envs import make_game
 from tests.reference import search_reference as ref
 
@@ -57,6 +59,32 @@ def test_sequential_halving_budget():
     assert seq[32:48] == [3] * 4 + [4] * 4 + [5] * 4 + [6] * 4 and seq[-2:] == [14, 14]
     assert seq == ref.halving_sequence(16, 64)
     assert considered_visits(1, 5) == [0, 1, 2, 3, 4]
+
+
+def test_interior_gumbel_choice_equals_the_full_improved_policy():
+    # the compiled choice takes exponentials of the visited actions only; the reference computes
+    # the improved policy over every legal action: the same action on random node statistics,
+    # with ties of priors, zero priors among the legal actions and unvisited actions of every kind
+    rng = np.random.default_rng(5)
+    actions = 20
+    tree = new_tree(1, 1, actions)
+    scratch = np.zeros(actions)
+    for trial in range(400):
+        mask = (rng.random(actions) < 0.7).astype(np.int8)
+        mask[rng.integers(actions)] = 1
+        visits = np.where(rng.random(actions) < [0.0, 0.3, 0.7, 1.0][trial % 4], rng.integers(1, 9, actions), 0) * mask
+        prior = rng.choice([0.0, 0.05, 0.1, 0.3], actions) * mask if trial % 3 else rng.random(actions) * mask
+        if prior.sum() == 0:
+            prior[np.flatnonzero(mask)[0]] = 1.0
+        prior = prior / prior.sum()
+        value_sum = visits * rng.uniform(-1, 1, actions)
+        tree.child_visits[0, 0], tree.child_value_sum[0, 0], tree.prior[0, 0] = visits, value_sum, prior
+        tree.raw_value[0, 0] = rng.uniform(-1, 1)
+        node = SimpleNamespace(legal=np.flatnonzero(mask), visits=visits, value_sum=value_sum, prior=prior,
+                               value=tree.raw_value[0, 0])
+        pi = ref.improved_policy(node)
+        expected = ref._first_best({a: pi[a] - visits[a] / (1 + visits.sum()) for a in node.legal})
+        assert choose_interior_gumbel(tree, 0, 0, mask, scratch) == expected, trial
 
 
 @pytest.mark.parametrize("name", sorted(TINY))

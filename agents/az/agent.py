@@ -39,11 +39,12 @@ class AZAgent(Agent):
     the pretrained network of each game the agent is asked to play (loaded on first use)."""
 
     def __init__(self, source=None, sims: int = 64, c_puct: float = 1.5, seed: int | None = None,
-                 search: str = "python"):
+                 search: str = "python", gumbel_scale: float = 0.0):
         super().__init__(seed)
         if search not in SEARCHES:
             raise ValueError(f"az: search={search!r}: must be one of {', '.join(SEARCHES)}")
         self.search = search
+        self.gumbel_scale = float(gumbel_scale)  # the compiled Gumbel search's root noise: 0 plays its best
         if isinstance(sims, bool) or not isinstance(sims, int) or not 0 <= sims <= 100_000:
             raise ValueError(f"az: sims={sims!r}: must be an integer from 0 to 100000")
         self.sims = sims
@@ -88,7 +89,8 @@ class AZAgent(Agent):
             return int(legal[np.argmax(priors[0][legal])])
         if self.search != "python":  # the compiled search: the state's game in a one-tree search
             tree = TreeSearch(state.game, 1, self.sims, lambda planes, masks: evaluate(net, planes, masks),
-                              rule=self.search, c_puct=self.c_puct, seed=int(self.rng.integers(2**63)))
+                              rule=self.search, c_puct=self.c_puct, seed=int(self.rng.integers(2**63)),
+                              gumbel_scale=self.gumbel_scale)
             tree.load(0, state)
             _, best = tree.run()
             return int(best[0])

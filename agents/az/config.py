@@ -22,9 +22,9 @@ from dataclasses import asdict, dataclass, field, fields, replace
 
 from territory_envs import make_game
 
-from .network import NetConfig
+from .network import NetConfig, pick_device
 from . import SEARCHES
-from .selfplay import SelfPlayConfig
+from .selfplay import SelfPlayConfig, games_in_flight
 
 
 @dataclass(frozen=True)
@@ -32,12 +32,13 @@ class TrainConfig:
     game: str = "lin"
     options: dict = field(default_factory=dict)
     seed: int = 0
+    device: str = "auto"  # the learner's and self-play's network: auto (a GPU where torch sees one), cpu, cuda, mps
     threads: int = 1  # torch's and numba's threads in the learner
     workers: int = 2  # self-play processes or Ray actors (one thread each); 0: self-play in the learner's process
     ray_address: str = ""  # "": processes on this machine; "auto", "HOST:PORT", "local": Ray actors (ray_pool.py)
     minutes: float = 20.0  # training time (self-play, learning and evaluation), summed over resumes
     iterations: int = 0  # stop after this many iterations as well (0: no limit)
-    games_per_iteration: int = 32
+    games_per_iteration: int = 0  # 0: 32 on a CPU; on a GPU, every worker's games in flight
     batch_size: int = 256
     learning_rate: float = 1e-3
     weight_decay: float = 1e-4
@@ -80,7 +81,7 @@ class TrainConfig:
             if bad:
                 raise ValueError(f"config: {name}={value!r}: must be {'an integer' if integer else 'a number'} "
                                  f">= {low}")
-        for name, low in (("seed", 0), ("threads", 1), ("workers", 0), ("iterations", 0), ("games_per_iteration", 1),
+        for name, low in (("seed", 0), ("threads", 1), ("workers", 0), ("iterations", 0), ("games_per_iteration", 0),
                           ("batch_size", 1), ("replay_capacity", 1), ("eval_every", 0), ("eval_games", 2), ("eval_opening", 0),
                           ("eval_simulations", 0)):
             number(name, getattr(self, name), low)
@@ -89,7 +90,7 @@ class TrainConfig:
         for name, low in (("channels", 1), ("blocks", 0), ("value_hidden", 1)):
             number(f"net.{name}", getattr(self.net, name), low)
         sp = self.selfplay
-        for name, low in (("games_in_flight", 1), ("full_simulations", 1), ("fast_simulations", 1),
+        for name, low in (("games_in_flight", 0), ("full_simulations", 1), ("fast_simulations", 1),
                           ("temperature_moves", 0)):
             number(f"selfplay.{name}", getattr(sp, name), low)
         for name in ("full_fraction", "c_puct", "fpu_reduction", "dirichlet_alpha", "dirichlet_fraction",
@@ -100,6 +101,10 @@ class TrainConfig:
         if sp.search not in SEARCHES:
             raise ValueError(f"config: selfplay.search={sp.search!r}: must be one of {', '.join(SEARCHES)}")
         number("selfplay.considered", sp.considered, 1)
+        try:
+            pick_device(self.device)
+        except ValueError as err:
+            raise ValueError(f"config: {err}") from None
         if not isinstance(self.ray_address, str):
             raise ValueError(f"config: ray_address={self.ray_address!r}: must be a string")
         if self.ray_address and self.workers < 1:
@@ -120,6 +125,16 @@ class TrainConfig:
 
     def make_game(self):
         return make_game(self.game, **self.options)
+
+    def games_in_iteration(self) -> int:
+        """``games_per_iteration``, or where it is 0 (auto) 32 on a CPU and on a GPU every
+        self-play worker's games in flight (so that each searches one full batch)."""
+        if self.games_per_iteration:
+            return self.games_per_iteration
+        device = pick_device(self.device)
+        if device.type == "cpu":
+            return 32
+        return max(1, self.workers) * games_in_flight(self.selfplay, device)
 
 
 def read_toml(path) -> dict:

@@ -92,8 +92,41 @@ def fused_for_inference(net: PolicyValueNet) -> PolicyValueNet:
     return fused
 
 
+DEVICES = ("auto", "cpu", "cuda", "mps")
+
+
+def pick_device(name: str) -> torch.device:
+    """The torch device a ``--device`` names: ``auto`` a CUDA GPU where torch sees one, else Apple's
+    MPS where present, else the CPU; ``cpu``, ``cuda`` (or ``cuda:N``) and ``mps`` as named, with a
+    ``ValueError`` where this torch has none."""
+    if not isinstance(name, str) or name.split(":")[0] not in DEVICES or (name.count(":") and not (
+            name.startswith("cuda:") and name[5:].isdigit())):
+        raise ValueError(f"device={name!r}: must be one of {', '.join(DEVICES)} (or cuda:N)")
+    mps = getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available()
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "mps" if mps else "cpu")
+    if name.startswith("cuda") and not torch.cuda.is_available():
+        raise ValueError(f"device={name!r}: this torch ({torch.__version__}) sees no CUDA GPU; use auto or cpu")
+    if name.startswith("cuda:") and int(name[5:]) >= torch.cuda.device_count():
+        raise ValueError(f"device={name!r}: torch sees {torch.cuda.device_count()} CUDA GPU(s)")
+    if name == "mps" and not mps:
+        raise ValueError(f"device={name!r}: this torch has no MPS device (Apple silicon); use auto or cpu")
+    return torch.device(name)
+
+
 @torch.no_grad()
 def evaluate(net: PolicyValueNet, planes: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Priors ``(B, A)`` (zero on illegal actions) and values ``(B,)`` as numpy, in eval mode."""
-    logits, value = net(torch.tensor(planes), torch.tensor(masks))  # copies: the state's arrays may be read-only
-    return torch.softmax(logits, 1).numpy(), value.numpy()
+    """Priors ``(B, A)`` (zero on illegal actions) and values ``(B,)`` as numpy, in eval mode, with
+    the network on whichever device it lives (the arrays go there and back)."""
+    device = next(net.parameters()).device
+    if device.type == "cpu":
+        logits, value = net(as_tensor(planes), as_tensor(masks))
+        return torch.softmax(logits, 1).numpy(), value.numpy()
+    logits, value = net(as_tensor(planes).to(device, non_blocking=True), as_tensor(masks).to(device, non_blocking=True))
+    return torch.softmax(logits, 1).cpu().numpy(), value.float().cpu().numpy()
+
+
+def as_tensor(array: np.ndarray) -> torch.Tensor:
+    """A tensor over ``array``'s own memory where torch may share it, else a copy (a state's arrays
+    are read-only)."""
+    return torch.from_numpy(array) if array.flags.writeable else torch.tensor(array)

@@ -16,19 +16,20 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import torch
 
+from territory_envs.core.batch import SIT_OUT
 from territory_envs.core.declaration import declared
 from territory_envs.core.fields import FLIP, TERMINAL, WINNER
 from territory_envs.core.kernels import winner_player
 
 from ..threads import current_threads, start_worker
-from .network import NetConfig, PolicyValueNet, evaluate, fused_for_inference
+from .network import NetConfig, PolicyValueNet, evaluate, fused_for_inference, pick_device
 from .search import BatchedSearch, Node
 from .tree_search import TreeSearch
 
 
 @dataclass(frozen=True)
 class SelfPlayConfig:
-    games_in_flight: int = 32  # games searched together (the network's batch)
+    games_in_flight: int = 0  # games searched together (the network's batch); 0: 32 on a CPU, 1024 on a GPU
     full_simulations: int = 64
     fast_simulations: int = 16
     full_fraction: float = 0.25  # share of moves searched fully and recorded
@@ -79,20 +80,35 @@ class _Game:
         self.full = False  # is the current move searched fully
 
 
+def games_in_flight(config: SelfPlayConfig, device: torch.device) -> int:
+    """``config.games_in_flight``, or where it is 0 (auto) enough for the device: 32 on a CPU (a
+    batch that one thread runs at full speed), 1024 on a GPU (batches of thousands of leaves keep
+    it busy)."""
+    return config.games_in_flight or (32 if device.type == "cpu" else 1024)
+
+
 class SelfPlayWorker:
-    def __init__(self, game, net_config: NetConfig, config: SelfPlayConfig):
+    """``device``: where the network runs its forward passes (``auto``, ``cpu``, ``cuda``, ``mps``:
+    :func:`~agents.az.network.pick_device`); the search runs on the CPU either way."""
+
+    def __init__(self, game, net_config: NetConfig, config: SelfPlayConfig, device: str = "cpu"):
         self.game = game
+        self.device = pick_device(device)
+        self.games_in_flight = games_in_flight(config, self.device)
         self.config = config
         self.net = PolicyValueNet(game, net_config)
         self.net.eval()
-        self.search = BatchedSearch(fused_for_inference(self.net), config.c_puct, config.fpu_reduction)
+        self.search = BatchedSearch(self._inference_net(), config.c_puct, config.fpu_reduction)
         points = game.geometry.num_points
         self.alpha = config.dirichlet_alpha or 10.0 / points
         self.temperature_moves = config.temperature_moves or max(1, points // 4)
 
+    def _inference_net(self):
+        return fused_for_inference(self.net).to(self.device)
+
     def set_weights(self, state_dict: dict) -> None:
         self.net.load_state_dict(state_dict)
-        self.search.net = fused_for_inference(self.net)
+        self.search.net = self._inference_net()
 
     def play_games(self, seeds: list) -> tuple[Samples, dict]:
         """Play one whole game per entry of ``seeds`` (each seeds the game's own random stream, so
@@ -107,7 +123,7 @@ class SelfPlayWorker:
         todo = list(enumerate(seeds))[::-1]
         live: list[_Game] = []
         while todo or live:
-            while todo and len(live) < cfg.games_in_flight:
+            while todo and len(live) < self.games_in_flight:
                 index, seed = todo.pop()
                 live.append(_Game(self.game.new_state(), np.random.default_rng(seed)))
                 live[-1].index = index
@@ -161,11 +177,13 @@ class SelfPlayWorker:
     # --- the compiled search ----------------------------------------------------------------------
     def _play_compiled(self, seeds: list) -> tuple[Samples, dict]:
         """``play_games`` on the compiled search: the games live in the search's root rows, one per
-        tree; a game's moves depend only on its seed (its generator and its tree's Gumbel stream are
-        seeded by it when it takes a tree) and the network. Gumbel plays the search's choice (its noise
-        explores); PUCT samples the visits for the first ``temperature_moves`` moves."""
+        tree, each tree searching on its own clock (a fast search's move does not wait for a full
+        one's), and a finished game's tree takes the next seed at once. A game's moves depend only
+        on its seed (its generator and its tree's Gumbel stream are seeded by it when it takes a
+        tree) and the network. Gumbel plays the search's choice (its noise explores); PUCT samples
+        the visits for the first ``temperature_moves`` moves."""
         cfg, start, game = self.config, time.perf_counter(), self.game
-        trees = min(cfg.games_in_flight, max(1, len(seeds)))
+        trees = min(self.games_in_flight, max(1, len(seeds)))
         search = TreeSearch(game, trees, max(cfg.full_simulations, cfg.fast_simulations),
                             lambda planes, masks: evaluate(self.search.net, planes, masks), rule=cfg.search,
                             considered=cfg.considered, c_puct=cfg.c_puct, fpu=cfg.fpu_reduction)
@@ -175,33 +193,46 @@ class SelfPlayWorker:
         slots: list = [None] * trees  # the game in each tree: (index, generator, records)
         a = game.num_actions
         noise = np.zeros((trees, a))
-        while True:
-            fresh = [b for b in range(trees) if slots[b] is None][:len(todo)]
-            for b in fresh:
+        budgets = np.zeros(trees, dtype=np.int64)
+        full = np.zeros(trees, dtype=bool)
+        actions = np.full(trees, SIT_OUT, dtype=np.int64)
+
+        def take_games(free: list) -> list:
+            """The next seeds' games in the trees ``free`` (as many as are left)."""
+            taken = free[:len(todo)]
+            for b in taken:
                 index, seed = todo.pop()
                 slots[b] = (index, np.random.default_rng(seed), [])
                 search.streams[b] = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]
-            if fresh:
-                search.new_games(fresh)
-            live = [b for b in range(trees) if slots[b] is not None]
-            if not live:
-                break
-            budgets = np.zeros(trees, dtype=np.int64)
-            full = np.zeros(trees, dtype=bool)
-            for b in live:
+            if taken:
+                search.new_games(taken)
+            return taken
+
+        def start_moves(which: list) -> None:
+            """Each game in ``which`` draws whether its move is searched fully and starts searching."""
+            for b in which:
                 full[b] = slots[b][1].random() < cfg.full_fraction
                 budgets[b] = cfg.full_simulations if full[b] else cfg.fast_simulations
-            root_noise = None
-            if cfg.search == "puct" and full.any():
-                noise[:] = 0.0
-                for b in np.flatnonzero(full):
-                    legal = np.flatnonzero(search.rows.mask[b * search.nodes])
-                    noise[b, legal] = slots[b][1].dirichlet(np.full(len(legal), self.alpha))
-                root_noise = noise
-            policy, best = search.run(budgets, root_noise, cfg.dirichlet_fraction)
+            noisy = [b for b in which if full[b]] if cfg.search == "puct" else []
+            for b in noisy:
+                legal = np.flatnonzero(search.rows.mask[b * search.nodes])
+                noise[b] = 0.0
+                noise[b, legal] = slots[b][1].dirichlet(np.full(len(legal), self.alpha))
+            if noisy:
+                search.start(noisy, budgets, noise, cfg.dirichlet_fraction)
+            quiet = [b for b in which if b not in noisy]
+            if quiet:
+                search.start(quiet, budgets)
+
+        start_moves(take_games(list(range(trees))))
+        while search.searching.any():
+            done = search.step()
+            if not len(done):
+                continue
+            policy, best = search.results(done)
             players, moves = search.root_players(), search.root_moves()
-            actions = np.full(trees, -1, dtype=np.int64)
-            for b in live:
+            actions[:] = SIT_OUT
+            for b in done:
                 index, rng, records = slots[b]
                 if full[b]:
                     records.append((search.root_obs[b].copy(), search.root_mask[b].copy(),
@@ -211,10 +242,17 @@ class SelfPlayWorker:
                     weights = policy[b] ** (1.0 / cfg.temperature)
                     actions[b] = rng.choice(a, p=weights / weights.sum())
             over = search.play(actions)
-            for b in live:
+            going, freed = [], []
+            for b in done:
                 if over[b]:
                     parts[slots[b][0]] = self._finish_compiled(search, b, slots[b][2], stats)
                     slots[b] = None
+                    freed.append(b)
+                else:
+                    going.append(b)
+            going += take_games(freed)
+            if going:
+                start_moves(going)
         samples = Samples.concatenate([parts[i] for i in sorted(parts)], game)
         stats["positions"] = len(samples)
         stats["seconds"] = time.perf_counter() - start
@@ -246,21 +284,22 @@ class SelfPlayWorker:
 
 
 def state_dict_cpu(net: torch.nn.Module) -> dict:
-    return {k: v.detach().clone() for k, v in net.state_dict().items()}
+    """A copy of ``net``'s weights on the CPU, wherever it lives: what workers and checkpoints take."""
+    return {k: v.detach().to("cpu", copy=True) for k, v in net.state_dict().items()}
 
 
 # --- worker processes ------------------------------------------------------------------------------
 _PROCESS_WORKER = None
 
 
-def _init_process(declaration, game_name: str, options: dict, net_config: dict, config: dict) -> None:
+def _init_process(declaration, game_name: str, options: dict, net_config: dict, config: dict, device: str) -> None:
     """Initialiser of a self-play process: one thread for torch and numba and the game registered
     (agents/threads.py), one worker."""
     global _PROCESS_WORKER
     from territory_envs import make_game
     start_worker(1, (declaration,))
     _PROCESS_WORKER = SelfPlayWorker(make_game(game_name, **options), NetConfig(**net_config),
-                                     SelfPlayConfig(**config))
+                                     SelfPlayConfig(**config), device)
 
 
 def _play_in_process(weights: dict, seeds: list) -> tuple[Samples, dict]:
@@ -273,13 +312,14 @@ class ProcessSelfPlay:
     chunks)`` plays one chunk of seeds per process and returns the results in the order of
     ``chunks``. :class:`agents.az.ray_pool.RaySelfPlay` is the same on a Ray cluster."""
 
-    def __init__(self, workers: int, game_name: str, options: dict, net_config: dict, selfplay_config: dict):
+    def __init__(self, workers: int, game_name: str, options: dict, net_config: dict, selfplay_config: dict,
+                 device: str = "cpu"):
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
         self.executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
                                             initializer=_init_process,
                                             initargs=(declared(game_name), game_name, options, net_config,
-                                                      selfplay_config))
+                                                      selfplay_config, device))
 
     def play(self, weights: dict, chunks: list) -> list:
         futures = [self.executor.submit(_play_in_process, weights, chunk) for chunk in chunks]

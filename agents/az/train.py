@@ -30,7 +30,7 @@ import torch.nn.functional as F
 
 from . import SEARCHES, checkpoint
 from .config import TrainConfig, read_toml, to_toml
-from .network import NetConfig, PolicyValueNet
+from .network import DEVICES, NetConfig, PolicyValueNet, pick_device
 from .replay import ReplayBuffer
 from .ray_pool import RaySelfPlay
 from .._cli import defaults_text
@@ -45,12 +45,13 @@ class Trainer:
         self.game = config.make_game()
         set_threads(config.threads)
         torch.manual_seed(config.seed)
-        self.net = PolicyValueNet(self.game, config.net)
+        self.device = pick_device(config.device)
+        self.net = PolicyValueNet(self.game, config.net).to(self.device)
         self.optimizer = torch.optim.AdamW(self.net.parameters(), lr=config.learning_rate,
                                            weight_decay=config.weight_decay)
         self.buffer = ReplayBuffer(self.game, config.replay_capacity)
         self.rng = np.random.default_rng([config.seed, 1])  # batches and symmetries
-        self.worker = SelfPlayWorker(self.game, config.net, config.selfplay)
+        self.worker = SelfPlayWorker(self.game, config.net, config.selfplay, config.device)
         self.pool = None  # the self-play processes or Ray actors, started on first use when config.workers > 0
         self.iteration = 0
         self.steps = 0
@@ -135,7 +136,7 @@ class Trainer:
         """This iteration's games, each seeded by (seed, iteration, game): in this process, or split
         over ``workers`` processes or Ray actors (the same games either way)."""
         cfg = self.config
-        seeds = [[cfg.seed, self.iteration, i] for i in range(cfg.games_per_iteration)]
+        seeds = [[cfg.seed, self.iteration, i] for i in range(cfg.games_in_iteration())]
         weights = state_dict_cpu(self.net)
         if not cfg.workers:
             self.worker.set_weights(weights)
@@ -147,7 +148,8 @@ class Trainer:
                 torch.set_num_threads(threads)
         if self.pool is None:
             args = (cfg.workers, self.game.name, self.game.options, asdict(cfg.net), cfg.selfplay.to_dict())
-            self.pool = RaySelfPlay(cfg.ray_address, *args) if cfg.ray_address else ProcessSelfPlay(*args)
+            # Ray actors run their network on their own machine's CPU; local processes on the device
+            self.pool = RaySelfPlay(cfg.ray_address, *args) if cfg.ray_address else ProcessSelfPlay(*args, cfg.device)
         size = -(-len(seeds) // cfg.workers)
         chunks = [seeds[k:k + size] for k in range(0, len(seeds), size)]  # in order, so samples are too
         results = self.pool.play(weights, chunks)
@@ -164,11 +166,12 @@ class Trainer:
     def learn_step(self) -> dict:
         batch = self.buffer.sample(self.config.batch_size, self.rng)
         self.net.train()
-        logits, value = self.net(torch.from_numpy(batch.planes), torch.from_numpy(batch.masks))
-        target = torch.from_numpy(batch.policies)
-        log_p = torch.log_softmax(logits, 1).masked_fill(torch.from_numpy(batch.masks) == 0, 0.0)
+        planes, masks, target, values = (torch.from_numpy(a).to(self.device) for a in
+                                         (batch.planes, batch.masks, batch.policies, batch.values))
+        logits, value = self.net(planes, masks)
+        log_p = torch.log_softmax(logits, 1).masked_fill(masks == 0, 0.0)
         policy_loss = -(target * log_p).sum(1).mean()
-        value_loss = F.mse_loss(value, torch.from_numpy(batch.values))
+        value_loss = F.mse_loss(value, values)
         loss = policy_loss + value_loss
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()
@@ -411,6 +414,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"also stop after N iterations in all, over resumes (default: {d.iterations}, no limit)")
     p.add_argument("--seed", type=int, metavar="N", help=f"seeds the network, the games and the batches "
                    f"(default: {d.seed})")
+    p.add_argument("--device", metavar="DEVICE",
+                   help=f"where the network learns and evaluates self-play's positions: {', '.join(DEVICES)} or "
+                        f"cuda:N; auto takes a GPU where torch sees one (then 1024 games in flight per worker and "
+                        f"an iteration of one batch each, unless set); the search runs on the CPU "
+                        f"(default: {d.device})")
     p.add_argument("--threads", type=int, metavar="N", help=f"torch's and numba's threads in the learner, which "
                    f"also evaluates (default: {d.threads}; each self-play worker runs on one)")
     p.add_argument("--workers", type=int, metavar="N", help=f"self-play processes, or Ray actors with "
@@ -425,7 +433,11 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument(f"--{name}", dest=f"option_{dest}", metavar=word,
                        help=f"game option: {meaning} (default: {defaults_text(dest)})")
     p.add_argument("--games-per-iteration", type=int, metavar="GAMES",
-                   help=f"self-play games per iteration (default: {d.games_per_iteration})")
+                   help="self-play games per iteration (default: 0, which is 32 on a CPU and every worker's games in "
+                        "flight on a GPU)")
+    p.add_argument("--games-in-flight", type=int, metavar="GAMES",
+                   help="games each self-play worker searches together, the network's batch (default: 0, which is "
+                        "32 on a CPU and 1024 on a GPU)")
     p.add_argument("--batch-size", type=int, metavar="POSITIONS",
                    help=f"positions per learning step (default: {d.batch_size})")
     p.add_argument("--search", choices=SEARCHES, metavar="SEARCH",
@@ -469,7 +481,7 @@ def config_from_args(args) -> TrainConfig:
     if args.config:
         data.update(read_toml(args.config))
     flat = {"game": args.game, "minutes": args.minutes, "iterations": args.iterations, "seed": args.seed,
-            "threads": args.threads, "workers": args.workers, "ray_address": args.ray_address, "games_per_iteration": args.games_per_iteration,
+            "device": args.device, "threads": args.threads, "workers": args.workers, "ray_address": args.ray_address, "games_per_iteration": args.games_per_iteration,
             "batch_size": args.batch_size, "eval_every": args.eval_every, "eval_minutes": args.eval_minutes,
             "eval_games": args.eval_games,
             "eval_opponents": args.eval_opponents}
@@ -489,6 +501,8 @@ def config_from_args(args) -> TrainConfig:
         selfplay["full_simulations"] = args.simulations
     if args.search is not None:
         selfplay["search"] = args.search
+    if args.games_in_flight is not None:
+        selfplay["games_in_flight"] = args.games_in_flight
     data["selfplay"] = selfplay
     return TrainConfig.from_dict(data)
 

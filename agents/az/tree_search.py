@@ -11,6 +11,11 @@ simulation round over every tree of the batch is two compiled calls around one n
 2. The network evaluates all the leaves of the round in one batch.
 3. :func:`expand_and_backup` stores each leaf's priors and value and backs the value up its path.
 
+Each tree searches on its own clock (:meth:`TreeSearch.start`, :meth:`TreeSearch.step`): a tree
+whose budget is spent hands back its result and can start its next search at once, its root's
+evaluation riding in the same batch as the other trees' leaves, so that trees of small and large
+budgets (self-play's fast and full searches) keep the network's batch full.
+
 A node's statistics are kept from the point of view of the player who moves at it, so games where a
 player moves twice in a row (Lifeline's double first move, Asli's pairs) need no special case.
 
@@ -42,6 +47,7 @@ from territory_envs.core.jit import kernel
 from territory_envs.core.kernels import winner_player
 
 GUMBEL, PUCT = 0, 1
+ROOT_PENDING = -1  # a tree's simulation count while its root waits for the network
 RULES = {"gumbel": GUMBEL, "puct": PUCT}
 NO_NODE = -1
 VALUE_SCALE, MAXVISIT_INIT = 0.1, 50.0  # sigma(q) = (MAXVISIT_INIT + max visits) * VALUE_SCALE * q
@@ -122,17 +128,10 @@ def policy_from_sigma(prior, mask, out):
 
 
 @kernel
-def improved_policy(tree, b, node, mask, out):
-    """``out``: ``softmax(log prior + sigma(completed Q))`` over the legal actions of ``node``."""
-    completed_q(tree, b, node, mask, out)
-    policy_from_sigma(tree.prior[b, node], mask, out)
-
-
-@kernel
 def gumbel_score(tree, b, sigma_q, a):
-    """The root's ``gumbel + log prior + sigma(completed Q)`` of action ``a``."""
-    prior = tree.prior[b, 0, a]
-    return tree.gumbel[b, a] + (np.log(prior) if prior > 0 else -1e9) + sigma_q[a]
+    """The root's ``gumbel + log prior + sigma(completed Q)`` of action ``a`` (the first two summed
+    once per search in ``root_logits``)."""
+    return tree.root_logits[b, a] + sigma_q[a]
 
 
 @kernel
@@ -156,18 +155,68 @@ def choose_root_gumbel(tree, b, mask, scratch, considered_visit):
 
 @kernel
 def choose_interior_gumbel(tree, b, node, mask, scratch):
-    """The action whose visit share lags the improved policy most (mctx's interior selection)."""
-    improved_policy(tree, b, node, mask, scratch)
-    visits = tree.child_visits[b, node]
-    total = 0
+    """The action whose visit share lags the improved policy most (mctx's interior selection):
+    ``argmax improved_policy(a) - visits(a) / (1 + total visits)``.
+
+    The same choice as computing the improved policy (:func:`completed_q`, :func:`policy_from_sigma`)
+    over every action, for the exponentials of the visited actions only: the unvisited actions share one completed Q, so among them only the first
+    with the highest prior can win, and their share of the normaliser is their prior mass times one
+    exponential. A node deep in the tree has few visited actions among many legal ones."""
+    visits, value_sum, prior = tree.child_visits[b, node], tree.child_value_sum[b, node], tree.prior[b, node]
+    total, weighted, weight, max_visits = 0, 0.0, 0.0, 0
+    low, high = np.inf, -np.inf
+    unvisited, unvisited_mass = -1, 0.0  # the unvisited action with the highest prior; their prior mass
     for a in range(mask.shape[0]):
-        total += visits[a]
+        if mask[a] == 0:
+            continue
+        n = visits[a]
+        if n > 0:
+            q = value_sum[a] / n
+            p = max(prior[a], 1e-30)
+            total += n
+            weighted += p * q
+            weight += p
+            max_visits = max(max_visits, n)
+            low = min(low, q)
+            high = max(high, q)
+        else:
+            if prior[a] > 0:
+                unvisited_mass += prior[a]
+            if unvisited < 0 or prior[a] > prior[unvisited]:
+                unvisited = a
+    mixed = tree.raw_value[b, node]
+    if total > 0:
+        mixed = (mixed + total * weighted / weight) / (total + 1)
+    if unvisited >= 0:
+        low = min(low, mixed)
+        high = max(high, mixed)
+    scale = (MAXVISIT_INIT + max_visits) * VALUE_SCALE / max(high - low, 1e-8)
+    # softmax(log prior + sigma): its largest exponent, then the normaliser
+    sigma_unvisited = (mixed - low) * scale
+    top = sigma_unvisited if unvisited_mass > 0 else -np.inf
+    if total > 0:
+        for a in range(mask.shape[0]):
+            if mask[a] != 0 and visits[a] > 0 and prior[a] > 0:
+                top = max(top, (value_sum[a] / visits[a] - low) * scale)
+    norm = unvisited_mass * np.exp(sigma_unvisited - top) if unvisited_mass > 0 else 0.0
+    if total > 0:
+        for a in range(mask.shape[0]):
+            scratch[a] = 0.0
+            if mask[a] != 0 and visits[a] > 0 and prior[a] > 0:
+                scratch[a] = prior[a] * np.exp((value_sum[a] / visits[a] - low) * scale - top)
+                norm += scratch[a]
     best, best_score = -1, -np.inf
     for a in range(mask.shape[0]):
-        if mask[a] != 0:
-            score = scratch[a] - visits[a] / (1.0 + total)
-            if best < 0 or score > best_score:
-                best, best_score = a, score
+        if mask[a] == 0:
+            continue
+        if visits[a] > 0:
+            score = scratch[a] / norm - visits[a] / (1.0 + total)
+        elif a == unvisited:
+            score = prior[a] * np.exp(sigma_unvisited - top) / norm if prior[a] > 0 else 0.0
+        else:
+            continue
+        if best < 0 or score > best_score:
+            best, best_score = a, score
     return best
 
 
@@ -205,12 +254,16 @@ def backup(tree, b, node, value):
 # Each parallel kernel below runs one function per tree (``*_tree``): numba (0.68) drops writes made
 # through a named tuple's arrays directly in a prange body, but keeps those made in a called function.
 @kernel
-def descend_tree(game, params, arrays, move_number, max_moves, tree, rule, c_puct, fpu, tables, simulation,
-                 leaf_obs, leaf_mask, leaf_node, scratch, b):
+def descend_tree(game, params, arrays, move_number, max_moves, tree, rule, c_puct, fpu, tables, leaf_obs,
+                 leaf_mask, leaf_node, scratch, b):
     nodes = tree.player.shape[1]
+    simulation = tree.simulation[b]
+    if simulation == ROOT_PENDING:  # the root's own evaluation is in this round's batch
+        return
     leaf_node[b] = NO_NODE
     if simulation >= tree.budget[b] or tree.over[b, 0]:
         return
+    tree.simulation[b] += 1
     base = b * nodes
     node = 0
     for _ in range(nodes):  # (a path is never longer than the tree has nodes)
@@ -262,13 +315,14 @@ def descend_tree(game, params, arrays, move_number, max_moves, tree, rule, c_puc
 
 
 @kernel(parallel=True)
-def descend(game, params, arrays, move_number, max_moves, tree, rule, c_puct, fpu, tables, simulation,
-            leaf_obs, leaf_mask, leaf_node, scratch):
-    """Every tree with ``simulation < budget[b]`` walks from its root to a new node (module
-    docstring, step 1). ``leaf_node[b]``: the node the network must evaluate, or ``NO_NODE``.
+def descend(game, params, arrays, move_number, max_moves, tree, rule, c_puct, fpu, tables, leaf_obs, leaf_mask,
+            leaf_node, scratch):
+    """Every tree with ``simulation[b] < budget[b]`` walks from its root to a new node (module
+    docstring, step 1) and counts the simulation. ``leaf_node[b]``: the node the network must
+    evaluate, or ``NO_NODE``; a tree whose root waits for the network keeps its root there.
     ``tables[tree.table[b]]``: the halving table of tree ``b``'s budget."""
     for b in prange(tree.num_nodes.shape[0]):
-        descend_tree(game, params, arrays, move_number, max_moves, tree, rule, c_puct, fpu, tables, simulation, leaf_obs,
+        descend_tree(game, params, arrays, move_number, max_moves, tree, rule, c_puct, fpu, tables, leaf_obs,
                      leaf_mask, leaf_node, scratch, b)
 
 
@@ -279,6 +333,11 @@ def expand_and_backup_tree(tree, leaf_node, priors, values, b):
         return
     tree.prior[b, node, :] = priors[b]
     tree.raw_value[b, node] = values[b]
+    if node == 0:
+        tree.simulation[b] = 0  # the root evaluated: its search starts
+        for a in range(priors.shape[1]):
+            p = priors[b, a]
+            tree.root_logits[b, a] = tree.gumbel[b, a] + (np.log(p) if p > 0 else -1e9)
     backup(tree, b, node, values[b])
 
 
@@ -291,10 +350,11 @@ def expand_and_backup(tree, leaf_node, priors, values):
 
 # --- roots and results -------------------------------------------------------------------------------
 @kernel
-def start_search_tree(game, params, arrays, move_number, max_moves, tree, streams, max_considered, leaf_obs,
-                      leaf_mask, leaf_node, b):
+def start_search_tree(game, params, arrays, move_number, max_moves, tree, streams, max_considered, gumbel_scale,
+                      leaf_obs, leaf_mask, leaf_node, b):
     nodes = tree.player.shape[1]
     tree.num_nodes[b] = 1
+    tree.simulation[b] = 0
     g = game_at(arrays, b * nodes)
     s, mask = g[2], g[1]
     tree.player[b, 0] = s[TO_MOVE] ^ s[FLIP]
@@ -307,7 +367,7 @@ def start_search_tree(game, params, arrays, move_number, max_moves, tree, stream
         legal += mask[a] != 0
         # a standard Gumbel from 53 random bits (u in (0, 1))
         u = ((next_random(streams, b) >> np.uint64(11)) + np.float64(0.5)) / 9007199254740992.0
-        tree.gumbel[b, a] = -np.log(-np.log(u))
+        tree.gumbel[b, a] = -np.log(-np.log(u)) * gumbel_scale
     tree.considered[b] = min(max_considered, legal)
     tree.over[b, 0] = legal == 0 or move_number[b * nodes] >= max_moves
     tree.raw_value[b, 0] = 0.0
@@ -316,18 +376,21 @@ def start_search_tree(game, params, arrays, move_number, max_moves, tree, stream
         game.observe_mover(g, s[TO_MOVE], params, leaf_obs[b])
         leaf_mask[b, :] = mask
         leaf_node[b] = 0
+        tree.simulation[b] = ROOT_PENDING
 
 
 @kernel(parallel=True)
-def start_search(game, params, arrays, move_number, max_moves, tree, streams, max_considered, leaf_obs, leaf_mask,
-                 leaf_node):
-    """Every tree back to its root alone (row ``b * nodes`` holds the root's game): its children
-    cleared, its Gumbel noise drawn from the tree's random stream, the number of actions sequential
-    halving considers, and the root's observation and mask for the network (``leaf_node[b]`` 0, or
-    ``NO_NODE`` for a root whose game is over)."""
+def start_search(game, params, arrays, move_number, max_moves, tree, streams, max_considered, gumbel_scale, leaf_obs,
+                 leaf_mask, leaf_node, starting):
+    """Every tree with ``starting[b]`` back to its root alone (row ``b * nodes`` holds the root's
+    game): its children cleared, its Gumbel noise drawn from the tree's random stream, the number of
+    actions sequential halving considers, and the root's observation and mask for the network
+    (``leaf_node[b]`` 0 and ``simulation[b]`` ``ROOT_PENDING``; ``NO_NODE`` and 0 for a root whose
+    game is over)."""
     for b in prange(tree.num_nodes.shape[0]):
-        start_search_tree(game, params, arrays, move_number, max_moves, tree, streams, max_considered, leaf_obs,
-                          leaf_mask, leaf_node, b)
+        if starting[b]:
+            start_search_tree(game, params, arrays, move_number, max_moves, tree, streams, max_considered,
+                              gumbel_scale, leaf_obs, leaf_mask, leaf_node, b)
 
 
 @kernel
@@ -363,13 +426,14 @@ def root_results_tree(arrays, tree, rule, scratch, policy, best, b):
 
 
 @kernel(parallel=True)
-def root_results(arrays, tree, rule, scratch, policy, best):
-    """For every tree: ``policy[b]`` the search's policy target at the root (Gumbel: the improved
+def root_results(arrays, tree, rule, scratch, policy, best, which):
+    """For every tree with ``which[b]``: ``policy[b]`` the search's policy target at the root (Gumbel: the improved
     policy; PUCT: the visit distribution, the priors where nothing was visited) and ``best[b]`` the
     action the search picks (Gumbel: the best score among the most visited; PUCT: the most visited,
     ties to the prior); -1 where the root's game is over."""
     for b in prange(tree.num_nodes.shape[0]):
-        root_results_tree(arrays, tree, rule, scratch, policy, best, b)
+        if which[b]:
+            root_results_tree(arrays, tree, rule, scratch, policy, best, b)
 
 
 @kernel(parallel=True)
@@ -392,8 +456,8 @@ def play_roots(game, params, arrays, move_number, nodes, actions, over):
 
 
 # --- the Python driver ---------------------------------------------------------------------------------
-Tree = namedtuple("Tree", ("num_nodes", "considered", "budget", "table", "player", "over", "raw_value", "parent",
-                           "parent_action", "children", "child_visits", "child_value_sum", "prior", "gumbel"))
+Tree = namedtuple("Tree", ("num_nodes", "considered", "budget", "simulation", "table", "player", "over", "raw_value", "parent",
+                           "parent_action", "children", "child_visits", "child_value_sum", "prior", "gumbel", "root_logits"))
 
 
 def new_tree(trees: int, nodes: int, actions: int) -> Tree:
@@ -401,10 +465,11 @@ def new_tree(trees: int, nodes: int, actions: int) -> Tree:
     per_tree = lambda dtype: np.zeros(trees, dtype=dtype)  # noqa: E731
     per_node = lambda dtype: np.zeros((trees, nodes), dtype=dtype)  # noqa: E731
     per_edge = lambda dtype: np.zeros((trees, nodes, actions), dtype=dtype)  # noqa: E731
-    return Tree(per_tree(np.int32), per_tree(np.int32), per_tree(np.int32), per_tree(np.int32), per_node(np.int8),
+    return Tree(per_tree(np.int32), per_tree(np.int32), per_tree(np.int32), per_tree(np.int32), per_tree(np.int32),
+                per_node(np.int8),
                 per_node(np.bool_), per_node(np.float64), per_node(np.int32), per_node(np.int32),
                 per_edge(np.int32), per_edge(np.int32), per_edge(np.float64), per_edge(np.float64),
-                np.zeros((trees, actions), dtype=np.float64))
+                np.zeros((trees, actions), dtype=np.float64), np.zeros((trees, actions), dtype=np.float64))
 
 
 class TreeSearch:
@@ -414,10 +479,12 @@ class TreeSearch:
     planes and masks, priors ``(n, A)`` summing to 1 over the legal actions and values ``(n,)`` for
     the mover. Each tree's root is a game held in the search's own rows (:meth:`load` a state,
     :meth:`new_games`, :meth:`play`); :meth:`run` searches them all and returns the policy targets
-    and the chosen actions. ``seed`` seeds one random stream per tree (the Gumbel noise)."""
+    and the chosen actions. ``seed`` seeds one random stream per tree (the Gumbel noise), which is
+    multiplied by ``gumbel_scale``: 1 samples (self-play), 0 plays the best actions by prior and
+    value (an agent that wants its strongest move, as mctx's ``gumbel_scale``)."""
 
     def __init__(self, game, trees: int, simulations: int, evaluate, rule: str = "gumbel", considered: int = 16,
-                 c_puct: float = 1.5, fpu: float = 0.2, seed: int | None = None):
+                 c_puct: float = 1.5, fpu: float = 0.2, seed: int | None = None, gumbel_scale: float = 1.0):
         from territory_envs.vector import GameRows
         if rule not in RULES:
             raise ValueError(f"search rule={rule!r}: must be one of {', '.join(RULES)}")
@@ -425,13 +492,14 @@ class TreeSearch:
         self.nodes = self.simulations + 1
         self.evaluate, self.rule = evaluate, RULES[rule]
         self.max_considered, self.c_puct, self.fpu = int(considered), float(c_puct), float(fpu)
+        self.gumbel_scale = float(gumbel_scale)
         self.rows = GameRows(game, self.trees * self.nodes)
         a = game.num_actions
         self.tree = new_tree(self.trees, self.nodes, a)
         self.leaf_obs = np.zeros((self.trees, *game.obs_shape), dtype=np.int8)
         self.leaf_mask = np.zeros((self.trees, a), dtype=np.int8)
         self.leaf_node = np.full(self.trees, NO_NODE, dtype=np.int64)
-        self.root_obs = np.zeros_like(self.leaf_obs)  # the roots' planes and masks of the last run
+        self.root_obs = np.zeros_like(self.leaf_obs)  # the roots' planes and masks of each tree's last start
         self.root_mask = np.zeros_like(self.leaf_mask)  # (what self-play records beside the policy)
         self.priors = np.zeros((self.trees, a), dtype=np.float64)
         self.values = np.zeros(self.trees, dtype=np.float64)
@@ -440,6 +508,10 @@ class TreeSearch:
         self.best = np.zeros(self.trees, dtype=np.int64)
         self.over = np.zeros(self.trees, dtype=np.bool_)
         self.streams = np.random.SeedSequence(seed).generate_state(self.trees, dtype=np.uint64)
+        self.searching = np.zeros(self.trees, dtype=np.bool_)  # started and not yet done
+        self.noise = np.zeros((self.trees, a), dtype=np.float64)  # root noise to mix once the root is evaluated
+        self.noise_pending = np.zeros(self.trees, dtype=np.bool_)
+        self.noise_fraction = np.zeros(self.trees, dtype=np.float64)
         self._tables = {}
 
     # --- the roots ---------------------------------------------------------------------------------
@@ -482,38 +554,76 @@ class TreeSearch:
                 self._stacked[k, :, :size + 1] = halving_table(self.max_considered, size)
         return self._tables[budget]
 
-    def _evaluate_leaves(self) -> None:
+    def start(self, which=None, budgets=None, root_noise=None, noise_fraction: float = 0.25) -> None:
+        """Start a new search at the roots of the trees ``which`` (indices or a boolean mask; all by
+        default), tree ``b`` with ``budgets[b]`` simulations (an array over all trees; default
+        ``simulations``; 0 keeps the network's priors). ``root_noise`` ``(trees, A)`` is mixed into
+        those roots' priors with ``noise_fraction`` once the network has evaluated them (PUCT's
+        Dirichlet noise; Gumbel explores through its own noise). The roots are evaluated in the next
+        :meth:`step`, beside the other trees' leaves."""
+        starting = np.zeros(self.trees, dtype=np.bool_)
+        starting[slice(None) if which is None else which] = True
+        t = self.tree
+        wanted = np.full(self.trees, self.simulations) if budgets is None else np.minimum(budgets, self.simulations)
+        t.budget[starting] = wanted[starting]
+        for budget in np.unique(t.budget[starting]):
+            t.table[starting & (t.budget == budget)] = self._table_index(int(budget))
+        self.rows.make_room(self.simulations + 1)
+        g = self.game
+        start_search(g.compiled, g.params, self.rows.arrays(), self.rows.move_number, g.max_moves, t, self.streams,
+                     self.max_considered, self.gumbel_scale, self.leaf_obs, self.leaf_mask, self.leaf_node, starting)
+        self.root_obs[starting] = self.leaf_obs[starting]
+        self.root_mask[starting] = self.leaf_mask[starting]
+        self.searching |= starting
+        self.noise_pending[starting] = root_noise is not None
+        if root_noise is not None:
+            self.noise[starting] = root_noise[starting]
+            self.noise_fraction[starting] = noise_fraction
+
+    def step(self) -> np.ndarray:
+        """One simulation round of every tree that is searching: each descends to a new leaf (a tree
+        whose root waits for the network does not), the network evaluates the leaves and the new
+        roots in one batch, the values are backed up. Returns the trees whose search ended in this
+        round (their budget spent, or their root's game over): :meth:`results` gives their policy
+        targets and actions, and they wait until started again."""
+        t, g = self.tree, self.game
+        descend(g.compiled, g.params, self.rows.arrays(), self.rows.move_number, g.max_moves, t, self.rule,
+                self.c_puct, self.fpu, self._stacked, self.leaf_obs, self.leaf_mask, self.leaf_node, self.scratch)
         todo = np.flatnonzero(self.leaf_node != NO_NODE)
-        if len(todo):
+        if len(todo) == self.trees:  # every tree has a leaf: no gathering
+            self.priors[:], self.values[:] = self.evaluate(self.leaf_obs, self.leaf_mask)
+        elif len(todo):
             priors, values = self.evaluate(self.leaf_obs[todo], self.leaf_mask[todo])
             self.priors[todo] = priors
             self.values[todo] = values
-        expand_and_backup(self.tree, self.leaf_node, self.priors, self.values)
+        expand_and_backup(t, self.leaf_node, self.priors, self.values)
+        noisy = np.flatnonzero(self.noise_pending & (self.leaf_node == 0))
+        if len(noisy):
+            self._mix_noise(noisy)
+        done = self.searching & ((t.simulation >= t.budget) | t.over[:, 0])
+        self.searching &= ~done
+        return np.flatnonzero(done)
+
+    def _mix_noise(self, trees: np.ndarray) -> None:
+        t, fraction = self.tree, self.noise_fraction[trees, None]
+        legal = self.rows.mask[trees * self.nodes] != 0
+        mixed = (1 - fraction) * t.prior[trees, 0] + fraction * np.where(legal, self.noise[trees], 0.0)
+        t.prior[trees, 0] = mixed / np.maximum(mixed.sum(1, keepdims=True), 1e-30)
+        self.noise_pending[trees] = False
+
+    def results(self, which=None):
+        """``(policy, best)`` of the trees ``which`` (all by default): the policy targets ``(trees, A)``
+        and the chosen actions ``(trees,)`` (-1 for a root whose game is over), in arrays reused by
+        the next call (rows of the other trees unchanged)."""
+        chosen = np.zeros(self.trees, dtype=np.bool_)
+        chosen[slice(None) if which is None else which] = True
+        root_results(self.rows.arrays(), self.tree, self.rule, self.scratch, self.policy, self.best, chosen)
+        return self.policy, self.best
 
     def run(self, budgets=None, root_noise=None, noise_fraction: float = 0.25):
-        """Search every tree, tree ``b`` with ``budgets[b]`` simulations (default: ``simulations``
-        each; 0 keeps the network's priors). ``root_noise`` ``(trees, A)`` is mixed into the roots'
-        priors with ``noise_fraction`` (PUCT's Dirichlet noise; Gumbel explores through its own
-        noise). Returns ``(policy, best)``: the policy targets ``(trees, A)`` and the chosen
-        actions ``(trees,)`` (-1 for a root whose game is over), arrays reused by the next call."""
-        t = self.tree
-        t.budget[:] = self.simulations if budgets is None else np.minimum(budgets, self.simulations)
-        for budget in np.unique(t.budget):
-            t.table[t.budget == budget] = self._table_index(int(budget))
-        self.rows.make_room(self.simulations + 1)
-        g, arrays, moves = self.game, self.rows.arrays(), self.rows.move_number
-        start_search(g.compiled, g.params, arrays, moves, g.max_moves, t, self.streams, self.max_considered,
-                     self.leaf_obs, self.leaf_mask, self.leaf_node)
-        np.copyto(self.root_obs, self.leaf_obs)
-        np.copyto(self.root_mask, self.leaf_mask)
-        self._evaluate_leaves()
-        if root_noise is not None:
-            legal = self.rows.mask[::self.nodes] != 0
-            mixed = (1 - noise_fraction) * t.prior[:, 0] + noise_fraction * np.where(legal, root_noise, 0.0)
-            t.prior[:, 0] = mixed / np.maximum(mixed.sum(1, keepdims=True), 1e-30)
-        for simulation in range(int(t.budget.max(initial=0))):
-            descend(g.compiled, g.params, arrays, moves, g.max_moves, t, self.rule, self.c_puct, self.fpu,
-                    self._stacked, simulation, self.leaf_obs, self.leaf_mask, self.leaf_node, self.scratch)
-            self._evaluate_leaves()
-        root_results(arrays, t, self.rule, self.scratch, self.policy, self.best)
-        return self.policy, self.best
+        """Search every tree to its budget (:meth:`start` with these arguments, then :meth:`step`
+        until all are done) and return :meth:`results`."""
+        self.start(None, budgets, root_noise, noise_fraction)
+        while self.searching.any():
+            self.step()
+        return self.results()
