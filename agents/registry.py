@@ -14,7 +14,7 @@ spec                   agent
 ``az``                 :class:`~agents.az.agent.AZAgent`: the pretrained network of the game, 64 simulations
 ``az:sims=0``          the network alone (its most likely legal action); ``az:sims=256`` a deeper search
 ``az:runs/lin``        a training run's latest checkpoint (or ``az:path/to/ckpt.pt``), ``az:runs/lin:sims=16``
-``az:search=gumbel``   the compiled tree search (``gumbel`` or ``puct``) instead of the Python tree
+``az:search=puct``     the compiled PUCT search instead of Gumbel's (``python``: the PUCT tree of objects)
 =====================  ==========================================================================
 
 Each part of an ``mcts`` spec comes at most once, and a playout count and ``t=`` exclude each

@@ -39,9 +39,9 @@ class SelfPlayConfig:
     dirichlet_fraction: float = 0.25
     temperature_moves: int = 0  # moves played by visit counts before the best one; 0: points / 4
     temperature: float = 1.0
-    # "python": the tree of state objects (search.py, PUCT); "gumbel" or "puct": the compiled batched
-    # search (tree_search.py), Gumbel considering at most `considered` actions at the root
-    search: str = "python"
+    # "gumbel" or "puct": the compiled batched search (tree_search.py), Gumbel considering at most
+    # `considered` actions at the root; "python": the tree of state objects (search.py, PUCT)
+    search: str = "gumbel"
     considered: int = 16
 
     def to_dict(self) -> dict:
