@@ -1,12 +1,17 @@
 """Round robin between agents on the territory games, with win rates and Bradley-Terry ratings.
 
     python -m agents.arena --games lin,linage,lifeline,asli --agents random,greedy,mcts:64,mcts:256
+    python -m agents.arena --ladder --agents az:runs/lin     # an agent rated against the baseline ladder
 
 Every unordered pair of agents plays ``--games-per-pair`` games of every game, half with each agent
 on the first side, over ``--workers`` processes that each run torch and numba on ``--threads``
 threads (1 by default: processes that each took every core would fight over them, see
 :mod:`agents.threads`). Each game's seed comes from ``(--seed, game, pair, index)`` alone, so the
 tables do not depend on ``--workers`` or on the order in which the processes finish.
+
+``--ladder`` is the baseline ladder that agents are cited against: ``random``, ``greedy``,
+``mcts:64``, ``mcts:256``, ``mcts:1024``, and each game's latest shipped network alone and with
+search (``az:sims=0``, ``az``; the results name its file, ``lin-v1.pt``).
 
 Written into ``--out``: ``results.json`` (everything), ``games.csv`` (one row per game),
 ``ratings.csv``, ``records/`` (every game's record, replayable with
@@ -44,6 +49,9 @@ from .stats import bradley_terry, score_rate
 from .threads import set_threads, start_worker
 
 OVERALL = "overall"
+# the baseline ladder (--ladder): what a user rates an agent against; az is each game's latest
+# shipped network (agents/pretrained/<game>-v<N>.pt, named in the results)
+LADDER = ("random", "greedy", "mcts:64", "mcts:256", "mcts:1024", "az:sims=0", "az")
 EVEN_WHY = " (half with each agent on the first side)"
 
 
@@ -282,9 +290,26 @@ def run_arena(games, agents, games_per_pair: int = 20, seed: int = 0, workers: i
     outcomes = _play_all(tasks, min(workers, len(tasks)), progress, int(threads))
     results = summarise(game_options, list(agent_specs), games_per_pair, seed, tasks, outcomes,
                         prior_draws)
+    results["networks"] = shipped_networks(game_options, agent_specs)
     if out is not None:
         write_outputs(Path(out), results, plot)
     return results
+
+
+def shipped_networks(game_options, agent_specs: dict) -> dict:
+    """``{game: {agent name: file}}``: the shipped network file that each ``az`` agent without a
+    checkpoint of its own played on each game (a version: ``lin-v1.pt``)."""
+    out = {}
+    for name, spec in agent_specs.items():
+        agent = make_agent(spec, 0) if isinstance(spec, str) else spec
+        if getattr(agent, "source", "") is None and hasattr(agent, "version"):
+            from .az.agent import pretrained_path
+            for game in game_options:
+                try:
+                    out.setdefault(game, {})[name] = pretrained_path(game, agent.version).name
+                except ValueError:  # none shipped for that game: the games said so already
+                    pass
+    return out
 
 
 def summarise(game_options, names, games_per_pair, seed, tasks, outcomes, prior_draws=1.0) -> dict:
@@ -440,6 +465,9 @@ def format_tables(results: dict) -> str:
                          f"{_wdl_text(pair['by_side'][f'{a} first']):>8}  "
                          f"{_wdl_text(pair['by_side'][f'{b} first']):>9}")
         lines += _ratings_lines(results["ratings"][game])
+        networks = results.get("networks", {}).get(game)
+        if networks:
+            lines.append("shipped networks: " + ", ".join(f"{n} = {f}" for n, f in networks.items()))
         side = results["first_side"][game]
         adv = side["advantage_elo"]
         lines.append(f"first side: score {side['rate']:.3f} [{side['low']:.3f}, {side['high']:.3f}] "
@@ -476,8 +504,12 @@ def build_parser() -> argparse.ArgumentParser:
         prog="territory-arena", description="Round robin between agents, with win rates and Elo ratings.")
     parser.add_argument("--games", default=",".join(game_names()), metavar="GAMES",
                         help="comma-separated games (default: all)")
-    parser.add_argument("--agents", default="random,greedy", metavar="SPECS",
-                        help=f"comma-separated agent specs: {EXPECTED} (default: random,greedy)")
+    parser.add_argument("--agents", default=None, metavar="SPECS",
+                        help=f"comma-separated agent specs: {EXPECTED} (default: random,greedy; with --ladder, "
+                             f"agents rated beside the ladder)")
+    parser.add_argument("--ladder", action="store_true",
+                        help=f"the baseline ladder: {', '.join(LADDER)} (az: each game's latest shipped network, "
+                             f"named in the results), plus any --agents")
     parser.add_argument("--games-per-pair", type=integer(low=2, even=True, meaning=EVEN_WHY), default=20, metavar="GAMES",
                         help="games per pair of agents per game, even (default 20)")
     parser.add_argument("--seed", type=integer(), default=0, help="arena seed (default 0)")
@@ -510,7 +542,10 @@ def main(argv=None) -> int:
         started = time.perf_counter()
         if args.workers == 1:  # the games are played in this process: it is the caller that sets them
             set_threads(args.threads)
-        results = run_arena(args.games, args.agents, games_per_pair=args.games_per_pair,
+        agents = _split(args.agents or ("" if args.ladder else "random,greedy"))
+        if args.ladder:
+            agents = list(LADDER) + [a for a in agents if a not in LADDER]
+        results = run_arena(args.games, agents, games_per_pair=args.games_per_pair,
                             seed=args.seed, workers=args.workers, options=options, out=args.out,
                             plot=not args.no_plot, progress=not args.quiet, threads=args.threads)
     except ArenaConfigError as err:

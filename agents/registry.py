@@ -12,6 +12,7 @@ spec                   agent
 ``mcts:256:k=30``      RAVE with equivalence constant 30 (default 300)
 ``mcts:256:uniform=1`` playouts uniform over the legal actions in every game (see ``GameState.rollout``)
 ``az``                 :class:`~agents.az.agent.AZAgent`: the pretrained network of the game, 64 simulations
+``az:v1``              version 1 of the game's pretrained network (``agents/pretrained/<game>-v1.pt``)
 ``az:sims=0``          the network alone (its most likely legal action); ``az:sims=256`` a deeper search
 ``az:runs/lin``        a training run's latest checkpoint (or ``az:path/to/ckpt.pt``), ``az:runs/lin:sims=16``
 ``az:search=puct``     the compiled PUCT search instead of Gumbel's (``python``: the PUCT tree of objects)
@@ -33,7 +34,7 @@ from .base import Agent, RandomAgent, as_agent, check_seed
 
 AGENT_KINDS = ("random", "greedy", "mcts", "az")
 EXPECTED = ("random, greedy, mcts:<playouts>[:c=<C>][:rave=0|1][:k=<K>][:uniform=0|1], mcts:t=<seconds> or "
-            "az[:<checkpoint or run folder>][:sims=<n>][:c=<C>][:search=<python|gumbel|puct>]")
+            "az[:v<version> or :<checkpoint or run folder>][:sims=<n>][:c=<C>][:search=<python|gumbel|puct>]")
 
 # plain ASCII numbers, short enough to convert (the agent then checks the range); inf and nan are
 # read so that the agent can say why they are refused
@@ -99,7 +100,8 @@ def _mcts_options(rest: str) -> dict:
 
 def _az_options(rest: str) -> dict:
     """The :class:`~agents.az.agent.AZAgent` keywords of the parts after ``az:``: ``sims=<n>``,
-    ``c=<C>``, ``search=<python|gumbel|puct>`` and at most one checkpoint file or run folder."""
+    ``c=<C>``, ``search=<python|gumbel|puct>`` and at most one of ``v<version>`` (a pretrained
+    network's version) and a checkpoint file or run folder (``./v1`` for a folder named ``v1``)."""
     options = {}
     for part in filter(None, rest.split(":")):
         key, eq, value = part.partition("=")
@@ -109,12 +111,15 @@ def _az_options(rest: str) -> dict:
             name, parsed = "c_puct", float(value)
         elif eq and key == "search" and value in SEARCHES:
             name, parsed = "search", value
+        elif not eq and re.fullmatch(r"v[0-9]{1,6}", part):
+            name, parsed = "version", int(part[1:])
         elif not eq:
             name, parsed = "source", part
         else:
             raise ValueError(f"cannot read {excerpt(part)}; expected a checkpoint or run folder, sims=<n>, c=<C> or "
                              f"search=<{'|'.join(SEARCHES)}>")
         if name in options:
-            raise ValueError(f"{'a checkpoint' if name == 'source' else key + '='} given twice")
+            raise ValueError(f"{'a checkpoint' if name == 'source' else 'a version' if name == 'version' else key + '='} "
+                             f"given twice")
         options[name] = parsed
     return options

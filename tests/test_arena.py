@@ -352,3 +352,19 @@ def test_the_help_lists_every_agent_kind(capsys):
 def test_bad_thread_counts_are_refused(threads):
     with pytest.raises(arena.ArenaConfigError, match="threads"):
         arena.run_arena(["lin"], ["random", "greedy"], games_per_pair=2, workers=2, threads=threads)
+
+
+def test_the_ladder_rates_added_agents_and_names_the_shipped_networks(tmp_path, monkeypatch, capsys):
+    # the ladder's own agents, made cheap here (its mcts:1024 games take minutes), and one added agent
+    monkeypatch.setattr(arena, "LADDER", ("random", "az:sims=0"))
+    code = arena.main(["--ladder", "--agents", "greedy,random", "--games", "lin", "--games-per-pair", "2",
+                       "--workers", "1", "--out", str(tmp_path / "ladder"), "--no-plot"])
+    out = capsys.readouterr().out
+    assert code == 0
+    results = json.loads((tmp_path / "ladder" / "results.json").read_text())
+    assert results["config"]["agents"] == ["random", "az:sims=0", "greedy"]
+    from agents.az.agent import pretrained_path
+    latest = pretrained_path("lin").name  # az is the latest version
+    assert results["networks"] == {"lin": {"az:sims=0": latest}}
+    assert f"shipped networks: az:sims=0 = {latest}" in out
+    assert arena.shipped_networks({"lin": {}}, {"az:v1": "az:v1", "mcts": "mcts:64"}) == {"lin": {"az:v1": "lin-v1.pt"}}

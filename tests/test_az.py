@@ -288,12 +288,27 @@ def test_an_exported_network_plays_as_the_pretrained_one(tmp_path, monkeypatch):
     Trainer(tiny_config(iterations=1, eval_every=0), out).run(progress=False)
     shipped = tmp_path / "pretrained"
     shipped.mkdir()
-    network = checkpoint.export_network(out, shipped / "lin.pt")
-    assert "optimizer" not in checkpoint.load(shipped / "lin.pt") and network["iteration"] == 1
+    network = checkpoint.export_network(out, shipped / "lin-v1.pt")
+    assert "optimizer" not in checkpoint.load(shipped / "lin-v1.pt") and network["iteration"] == 1
+    Trainer(tiny_config(iterations=2, eval_every=0), out, resume=True).run(progress=False)
+    checkpoint.export_network(out, shipped / "lin-v2.pt")  # a retrained network: a new version
     monkeypatch.setattr(az_agent, "PRETRAINED_DIR", shipped)
     game = make_game("lin", **TINY["lin"])
     result = play_game(game, (make_agent("az:sims=4"), make_agent("random")), seed=0)
     assert result.moves > 0
+    assert az_agent.pretrained_versions("lin") == [1, 2] and az_agent.pretrained_versions("asli") == []
+
+    def weights(agent):
+        return agent.net_for(game).state_dict()["cell_logits.weight"]
+    latest, first = make_agent("az"), make_agent("az:v1:sims=0")
+    assert torch.equal(weights(latest), weights(make_agent("az:v2")))
+    assert not torch.equal(weights(latest), weights(first))
+    assert first.act(game.new_state()) in game.new_state().legal_actions()
+    with pytest.raises(ValueError, match=r"no pretrained network v3 for lin \(versions .*: v1, v2\)"):
+        make_agent("az:v3").act(game.new_state())
+    for bad in ("az:v1:v2", f"az:v1:{out}"):
+        with pytest.raises(ValueError, match="version"):
+            make_agent(bad)
     with pytest.raises(ValueError, match="no pretrained network for asli"):
         az_agent.pretrained("asli")
     with pytest.raises(ValueError, match="trained for lin"):

@@ -7,8 +7,9 @@ played (at 64 simulations it beat the PUCT search of the same budget 0.67 on Lin
 Linage, 60 games each, with the shipped networks). ``search=puct`` is the compiled PUCT search (the
 most visited action) and ``search=python`` the PUCT tree of state objects (``search.py``).
 
-Specs (``agents.make_agent``): ``az`` (the pretrained network of whichever game it is given, 64
-simulations), ``az:sims=0``, ``az:sims=256``, ``az:runs/lifeline`` (a run's latest checkpoint),
+Specs (``agents.make_agent``): ``az`` (the latest pretrained network of whichever game it is given,
+64 simulations), ``az:v1`` (version 1 of each game's pretrained network: ``agents/pretrained/
+<game>-v1.pt``), ``az:sims=0``, ``az:sims=256``, ``az:runs/lifeline`` (a run's latest checkpoint),
 ``az:path/to/ckpt.pt`` (any checkpoint), combined as ``az:runs/lin:sims=16``; ``az:search=puct``,
 ``az:search=python``.
 """
@@ -29,8 +30,25 @@ from .tree_search import TreeSearch
 PRETRAINED_DIR = Path(__file__).resolve().parent.parent / "pretrained"
 
 
-def pretrained_path(game_name: str) -> Path:
-    return PRETRAINED_DIR / f"{game_name}.pt"
+def pretrained_versions(game_name: str) -> list[int]:
+    """The versions of ``game_name``'s shipped network, oldest first: the files
+    ``agents/pretrained/<game>-v<N>.pt``. A retrained network is a new version; the old stay."""
+    found = (p.name[len(game_name) + 2:-3] for p in PRETRAINED_DIR.glob(f"{game_name}-v*.pt"))
+    return sorted(int(v) for v in found if v.isdigit())
+
+
+def pretrained_path(game_name: str, version: int | None = None) -> Path:
+    """The file of version ``version`` of ``game_name``'s shipped network (default: the latest);
+    ``ValueError`` naming the versions there are where it is absent."""
+    versions = pretrained_versions(game_name)
+    if version is None and versions:
+        version = versions[-1]
+    if version not in versions:
+        have = ", ".join(f"v{v}" for v in versions) or "none"
+        raise ValueError(f"az: no pretrained network{'' if version is None else f' v{version}'} for {game_name} "
+                         f"(versions in {PRETRAINED_DIR}: {have}); train one with `territory-train --game "
+                         f"{game_name}` and pass az:<run folder>")
+    return PRETRAINED_DIR / f"{game_name}-v{version}.pt"
 
 
 def resolve(source) -> Path:
@@ -41,11 +59,17 @@ def resolve(source) -> Path:
 
 class AZAgent(Agent):
     """``AZAgent(source=None, sims=64)``: ``source`` a checkpoint file or run folder; ``None`` takes
-    the pretrained network of each game the agent is asked to play (loaded on first use)."""
+    the pretrained network of each game the agent is asked to play (loaded on first use), its latest
+    version or ``version``."""
 
     def __init__(self, source=None, sims: int = 64, c_puct: float = 1.5, seed: int | None = None,
-                 search: str = "gumbel", gumbel_scale: float = 0.0):
+                 search: str = "gumbel", gumbel_scale: float = 0.0, version: int | None = None):
         super().__init__(seed)
+        if version is not None and (source is not None or isinstance(version, bool) or not isinstance(version, int)
+                                    or version < 1):
+            raise ValueError(f"az: version={version!r}: a shipped network's version is an integer from 1, "
+                             f"without a checkpoint")
+        self.version = version
         if search not in SEARCHES:
             raise ValueError(f"az: search={search!r}: must be one of {', '.join(SEARCHES)}")
         self.search = search
@@ -62,7 +86,8 @@ class AZAgent(Agent):
             data = checkpoint.load(self.source)
             net, game = checkpoint.build_net(data, source=f"checkpoint {str(self.source)!r}")
             self._nets[self._key(game)] = fused_for_inference(net)
-        self.name = "az" if source is None and sims == 64 else f"az:{'' if source is None else str(source) + ':'}sims={sims}"
+        where = f"v{version}:" if version is not None else "" if source is None else f"{source}:"
+        self.name = "az" if where == "" and sims == 64 else f"az:{where}sims={sims}"
         if search != "gumbel":
             self.name += f":search={search}"
 
@@ -77,11 +102,9 @@ class AZAgent(Agent):
         if self.source is not None:  # a given checkpoint is of one game and options
             data = checkpoint.load(self.source)
             checkpoint.build_net(data, game, source=f"checkpoint {str(self.source)!r}")  # raises
-        path = pretrained_path(game.name)
-        if not path.is_file():
-            raise ValueError(f"az: no pretrained network for {game.name} (looked for {path}); train one "
-                             f"with `territory-train --game {game.name}` and pass az:<run folder>")
-        net, _ = checkpoint.build_net(checkpoint.load(path), game, source=f"the pretrained {game.name} network")
+        path = pretrained_path(game.name, self.version)
+        net, _ = checkpoint.build_net(checkpoint.load(path), game, source=f"the pretrained {game.name} network "
+                                                                           f"{path.stem}")
         self._nets[key] = net = fused_for_inference(net)
         return net
 
@@ -105,9 +128,10 @@ class AZAgent(Agent):
         return search.choose(root, self.rng, 0.0)
 
 
-def pretrained(game_name: str, sims: int = 64) -> AZAgent:
-    """The shipped network of ``game_name`` as an agent (``ValueError`` if none is shipped)."""
+def pretrained(game_name: str, sims: int = 64, version: int | None = None) -> AZAgent:
+    """The shipped network of ``game_name`` (its latest version, or ``version``) as an agent
+    (``ValueError`` if none is shipped)."""
     from territory_envs import make_game
-    agent = AZAgent(None, sims=sims)
+    agent = AZAgent(None, sims=sims, version=version)
     agent.net_for(make_game(game_name))
     return agent
