@@ -100,6 +100,37 @@ def test_gumbel_matches_the_reference(name):
         assert best[b] == action
 
 
+@pytest.mark.parametrize("rule", ["gumbel", "puct"])
+def test_trees_search_on_their_own_clocks(rule):
+    # trees started at different rounds, with different budgets, each reach the result of the same
+    # search alone: a tree's search does not depend on what the others are doing
+    game = make_game("asli", **TINY["asli"])
+    states = random_positions(game, 3, seed=4)
+    budgets, streams = np.array([12, 5, 9]), np.array([11, 22, 33], dtype=np.uint64)
+    alone = []
+    for b, state in enumerate(states):
+        search = loaded_search(game, [state], 12, rule=rule)
+        search.streams[0] = streams[b]
+        policy, best = search.run(budgets=budgets[b:b + 1])
+        alone.append((search.tree.child_visits[0, 0].copy(), policy[0].copy(), best[0]))
+    search = loaded_search(game, states, 12, rule=rule)
+    search.streams[:] = streams
+    started, found, rounds = {0: 0, 1: 3, 2: 4}, {}, 0
+    while len(found) < 3:
+        for b in [b for b, at in started.items() if at == rounds]:
+            search.start([b], budgets)
+        done = search.step()
+        if len(done):
+            policy, best = search.results(done)
+            for b in done:
+                found[b] = (search.tree.child_visits[b, 0].copy(), policy[b].copy(), best[b])
+        rounds += 1
+    for b in range(3):
+        assert (found[b][0] == alone[b][0]).all() and found[b][0].sum() == budgets[b], b
+        np.testing.assert_allclose(found[b][1], alone[b][1], atol=1e-12)
+        assert found[b][2] == alone[b][2]
+
+
 @pytest.mark.parametrize("name", sorted(TINY))
 def test_puct_matches_the_reference(name):
     game = make_game(name, **TINY[name])

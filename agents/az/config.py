@@ -44,7 +44,8 @@ class TrainConfig:
     weight_decay: float = 1e-4
     train_ratio: float = 4.0  # times each new position is drawn for learning, on average
     replay_capacity: int = 50_000
-    eval_every: int = 12  # iterations between evaluations (and kept checkpoints); 0: never evaluate
+    eval_every: int = 50  # iterations between evaluations (and kept checkpoints); 0: never evaluate. With
+    #                       eval_minutes, about one every 10 minutes on 2 cores: a twentieth of the time
     eval_minutes: float = 10.0  # and minutes of training between them (0: by iterations only); a run also
     #                             evaluates at its end, so a short one gets at least one evaluation
     eval_games: int = 20  # games per opponent and per kind (network alone, with search)
