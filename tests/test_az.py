@@ -202,7 +202,10 @@ def test_worker_processes_play_the_same_games(tmp_path):
     finally:
         there.close()
     assert sa["games"] == sb["games"] == 4 and sa["moves"] == sb["moves"]
-    assert (a.planes == b.planes).all() and np.allclose(a.policies, b.policies) and (a.values == b.values).all()
+    assert (a.planes == b.planes).all() and (a.values == b.values).all()
+    # the network's batches differ (4 games in one, 2 in each process): Gumbel's completed-Q targets
+    # carry its rounding, scaled by sigma
+    np.testing.assert_allclose(a.policies, b.policies, atol=1e-5)
 
 
 @pytest.mark.parametrize("name", sorted(TINY))
