@@ -34,7 +34,7 @@ from .base import Agent, RandomAgent, as_agent, check_seed
 
 AGENT_KINDS = ("random", "greedy", "mcts", "az")
 EXPECTED = ("random, greedy, mcts:<playouts>[:c=<C>][:rave=0|1][:k=<K>][:uniform=0|1], mcts:t=<seconds> or "
-            "az[:v<version> or :<checkpoint or run folder>][:sims=<n>][:c=<C>][:search=<python|gumbel|puct>]")
+            "az[:<vN, checkpoint or run folder>][:sims=<n>][:c=<C>][:search=python|gumbel|puct]")
 
 # plain ASCII numbers, short enough to convert (the agent then checks the range); inf and nan are
 # read so that the agent can say why they are refused

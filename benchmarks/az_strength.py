@@ -2,29 +2,30 @@
 
 ::
 
-    python -m benchmarks.az_strength lin --agent az:runs/lin --games 200 \
+    python -m benchmarks.az_strength lin --games 200 \
         --against "az:runs/lin:sims=0=random" "az:runs/lin=greedy" "az:runs/lin=mcts:256"
 
 Each ``A=B`` (or ``"A vs B"``, for an opponent whose spec holds ``=`` itself) plays ``--games`` games of A against B (A first in half of them), each pair of games
 opening with ``--opening`` uniformly random moves shared by both (so that deterministic agents
-play varied games), over ``--workers`` processes. Prints A's score (wins + draws / 2) with its 95%
+play varied games), over ``--workers`` processes (spawned, one torch and numba thread each, as the
+arena's: a forked child of a process that already ran torch or numba threads can abort). Prints A's score (wins + draws / 2) with its 95%
 Wilson interval and the Elo difference it means.
 """
 from __future__ import annotations
 
 import argparse
 from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 
 from agents import make_agent, play_game
 from agents.az.train import elo
 from agents.stats import wilson_interval
+from agents.threads import start_worker
 from territory_envs import make_game
 
 
 def _play(task):
     game_name, a, b, index, opening = task
-    import torch
-    torch.set_num_threads(1)
     game = make_game(game_name)
     agents = (make_agent(a, seed=2 * index), make_agent(b, seed=2 * index + 1))
     result = play_game(game, agents, swap_sides=bool(index % 2), seed=index // 2, opening=opening)
@@ -33,7 +34,7 @@ def _play(task):
 
 def match(game_name: str, a: str, b: str, games: int, opening: int, workers: int) -> dict:
     tasks = [(game_name, a, b, i, opening) for i in range(games)]
-    with ProcessPoolExecutor(workers) as pool:
+    with ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=start_worker, initargs=(1,)) as pool:
         scores = list(pool.map(_play, tasks))
     score = sum(scores)
     low, high = wilson_interval(score, games)

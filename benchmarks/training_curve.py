@@ -4,11 +4,11 @@
 
     python -m benchmarks.training_curve runs/lin-v2 \
         --anchors benchmarks/arena/lin-linage-asli-200-per-pair/results.json \
-        --ladder mcts:64,mcts:256 --games 40 --png docs/images/training-lin.png
+        --ladder mcts:64,mcts:256 --games 40 --png training-lin.png
 
 Each checkpoint the run kept (``ckpt_<iteration>.pt``, one per evaluation) plays ``--games`` games
 against each agent of ``--ladder`` (both sides equally, each pair of games opening with two shared
-random moves, over ``--workers`` processes), as the network with search (``az:<ckpt>``, 64
+random moves, over ``--workers`` spawned processes of one thread each), as the network with search (``az:<ckpt>``, 64
 simulations) and alone (``az:<ckpt>:sims=0``). The ladder agents' ratings are fixed at those of the
 arena's ``results.json`` for the run's game (``--anchors``), and each checkpoint gets the one rating
 that makes its results most likely against them (Bradley-Terry on the Elo scale) with a 95%
@@ -22,17 +22,17 @@ import argparse
 import json
 import math
 from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 from pathlib import Path
 
 from agents.az import checkpoint
+from agents.threads import start_worker
 
 ELO = 400 / math.log(10)  # Elo points per nat of log-odds
 
 
 def _play(task):
     game_name, options, a, b, index = task
-    import torch
-    torch.set_num_threads(1)
     from agents import make_agent, play_game
     from territory_envs import make_game
     agents = (make_agent(a, seed=2 * index), make_agent(b, seed=2 * index + 1))
@@ -89,7 +89,8 @@ def main(argv=None) -> int:
     print("| checkpoint | minutes | positions | " + " | ".join(f"{kind} vs {s}" for kind in ("az", "net") for s in ladder)
           + " | az Elo [95%] | net alone Elo [95%] |")
     print("|---" * (5 + 2 * len(ladder)) + "|")
-    with ProcessPoolExecutor(args.workers) as pool:
+    with ProcessPoolExecutor(args.workers, mp_context=get_context("spawn"), initializer=start_worker,
+                             initargs=(1,)) as pool:
         for path in points:
             data = checkpoint.load(path)
             row = {"checkpoint": path.name, "iteration": data["iteration"], "positions": data["positions"],

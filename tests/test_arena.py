@@ -343,7 +343,7 @@ def test_elo_figures_never_print_minus_zero():
 def test_the_help_lists_every_agent_kind(capsys):
     assert arena.main(["--help"]) == 0
     helped = capsys.readouterr().out
-    for kind in ("random", "greedy", "mcts:<playouts>", "mcts:t=<seconds>", "az[:<checkpoint", "sims=<n>"):
+    for kind in ("random", "greedy", "mcts:<playouts>", "mcts:t=<seconds>", "az[:<vN,", "sims=<n>"):
         assert kind in "".join(helped.split()), kind  # argparse wraps lines inside long words
     assert "--threads" in helped
 

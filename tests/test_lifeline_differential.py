@@ -10,7 +10,7 @@ from territory_envs.games.lifeline import rules, structure
 from tests.reference.lifeline_reference import ReferenceLifeline
 
 # (side, games per pie)
-SIZES = [(3, 45), (4, 30), pytest.param(5, 20, marks=pytest.mark.slow), pytest.param(7, 5, marks=pytest.mark.slow)]
+SIZES = [(3, 45), (4, 30), pytest.param(5, 8, marks=pytest.mark.slow), pytest.param(7, 2, marks=pytest.mark.slow)]
 PIES = [("strong", 0), ("weak", 0), ("komi", 3)]
 
 

@@ -207,4 +207,4 @@ def test_a_special_action_of_another_game_is_named_as_such(first_legal_opponent,
 def test_the_help_lists_the_az_specs(capsys):
     assert play.main(["--help"]) == 0
     helped = "".join(capsys.readouterr().out.split())  # argparse wraps lines inside long words
-    assert "az[:<checkpointorrunfolder>][:sims=<n>]" in helped and "mcts:<playouts>" in helped
+    assert "az[:<vN,checkpointorrunfolder>][:sims=<n>]" in helped and "mcts:<playouts>" in helped
