@@ -21,12 +21,12 @@ Rewards            +1 to the last player to act, -1 to the player left without a
 Infos              numbers only, the same keys from ``reset`` on: ``side`` (0 Black, 1 White),
                    ``winner`` (the winning agent's index; -1 while playing, on a draw or a
                    truncation), ``score`` (always 0.0: the game has no score), ``illegal_action_by`` (the offender's index
-                   under ``illegal_action="lose"``, else -1),
+                   after an illegal action, which ends the game, else -1),
                    ``prison_black`` and ``prison_white`` (stones of each colour in the prison).
 Options            ``board_size`` 4..25 (9), ``komi`` whole number >= 0 (0): black stones in the
                    prison at the start, each an extra action for White; ``max_moves``
                    (20 * points + 2 * komi), ``render_mode``,
-                   ``render_overlays`` (tint derived facts in pictures), ``illegal_action``.
+                   ``render_overlays`` (tint derived facts in pictures), ``illegal_action`` (``"lose"``, the default, or ``"raise"``).
 =================  ===========================================================================
 
 Observation planes, from the observing agent's point of view:

@@ -25,12 +25,12 @@ Rewards            +1 to the last player to place (the player left without a leg
 Infos              numbers only, the same keys from ``reset`` on: ``side`` (0 Black, 1 White),
                    ``winner`` (the winning agent's index; -1 while playing, on a draw or a
                    truncation), ``score`` (always 0.0: the game has no score), ``illegal_action_by`` (the offender's index
-                   under ``illegal_action="lose"``, else -1).
+                   after an illegal action, which ends the game, else -1).
 Options            ``board_size`` 3..15 (5; the designers recommend 3..12), ``pie`` ``"strong"``
                    (default), ``"weak"``, ``"komi"``, ``komi`` whole number >= 0 (0; only with
                    ``pie="komi"``: other pies refuse a komi other than 0),
                    ``max_moves`` (20 * cells), ``render_mode``,
-                   ``render_overlays`` (tint derived facts in pictures), ``illegal_action``.
+                   ``render_overlays`` (tint derived facts in pictures), ``illegal_action`` (``"lose"``, the default, or ``"raise"``).
 =================  ===========================================================================
 
 Observation planes, from the observing agent's point of view:

@@ -17,12 +17,12 @@ Rewards            +1 win, -1 loss, 0 draw (only with an odd komi) or truncation
 Infos              numbers only, the same keys from ``reset`` on: ``side`` (0 Black, 1 White),
                    ``winner`` (the winning agent's index; -1 while playing, on a draw or a
                    truncation), ``score`` (the agent's living points, komi included, once the game is over; else 0.0), ``illegal_action_by`` (the offender's index
-                   under ``illegal_action="lose"``, else -1).
+                   after an illegal action, which ends the game, else -1).
 Options            ``board_size`` odd 5..25 (9), ``line_length`` 2..board_size (6, or the board
                    size on the 5x5 board, as the rules allow on tiny boards), ``komi``
                    integer (0), ``max_moves`` (20 * points), ``render_mode``,
                    ``render_overlays`` (tint derived facts in pictures), ``illegal_action``
-                   ``"raise"`` or ``"lose"``.
+                   (``"lose"``, the default, or ``"raise"``).
 =================  ===========================================================================
 
 Observation planes, from the observing agent's point of view:

@@ -22,11 +22,11 @@ Rewards            +1 win, -1 loss, 0 draw (only with a whole-number komi) or tr
 Infos              numbers only, the same keys from ``reset`` on: ``side`` (0 Vertical, 1 Horizontal),
                    ``winner`` (the winning agent's index; -1 while playing, on a draw or a
                    truncation), ``score`` (the agent's owned points, komi included, once the game is over; else 0.0), ``illegal_action_by`` (the offender's index
-                   under ``illegal_action="lose"``, else -1).
+                   after an illegal action, which ends the game, else -1).
 Options            ``board_size`` 3..25 (9), ``line_length`` 2..5 and at most the board size (3),
                    ``komi`` any number (0.5), ``max_moves`` (2 * points + 2: never reached),
                    ``render_mode``,
-                   ``render_overlays`` (tint derived facts in pictures), ``illegal_action`` ``"raise"`` or ``"lose"``.
+                   ``render_overlays`` (tint derived facts in pictures), ``illegal_action`` (``"lose"``, the default, or ``"raise"``).
 =================  ===========================================================================
 
 Observation planes, from the observing agent's point of view:

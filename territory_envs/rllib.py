@@ -153,7 +153,7 @@ def ppo_config(game: str, num_env_runners: int = 2, model_config: dict | None = 
     register_env(name, lambda config: RLlibTurnEnv(config))
     spec = RLModuleSpec(module_class=_module_class(), model_config=dict(model_config or {}))
     return (PPOConfig()
-            # RLlib's env check steps unmasked random actions, which a game refuses as illegal
+            # RLlib's env check steps unmasked random actions: each would end its game with a loss
             .environment(name, env_config={"game": game, **options}, disable_env_checking=True)
             .env_runners(num_env_runners=num_env_runners)
             .multi_agent(policies={"shared"}, policy_mapping_fn=lambda agent_id, episode, **kw: "shared")

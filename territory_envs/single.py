@@ -19,8 +19,9 @@ of this env:
   seeded reset, then the second, and so on), ``"random"`` (drawn from the reset's seed), ``0`` (always first) or ``1``;
 * ``obs_dtype``: ``"int8"`` (default, the planes as the AEC env gives them) or ``"float32"`` for
   libraries that need floats;
-* ``illegal_action``: ``"raise"`` (an ``IllegalActionError``, nothing changes) or ``"lose"``
-  (the episode ends with reward -1);
+* ``illegal_action``: ``"lose"`` (default: the episode ends with reward -1 and an
+  ``IllegalActionWarning``, as PettingZoo's classic envs do) or ``"raise"`` (an
+  ``IllegalActionError``, nothing changes: for debugging);
 * ``render_mode``: ``"ansi"``, ``"rgb_array"`` or ``"human"``.
 
 The opponent's moves are made inside ``step``, after the agent's, until the agent is to move again
@@ -40,7 +41,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from .core.episode import check_illegal_action, check_seat, observation_space, outcome, player_info, visible_mask
+from .core.episode import (DEFAULT_ILLEGAL_ACTION, check_illegal_action, check_seat, observation_space, outcome,
+                           player_info, visible_mask, warn_illegal)
 from .core.game import IllegalActionError, as_action
 from .core.options import check_choice, excerpt
 from .core.declaration import declared, declared_names
@@ -113,7 +115,7 @@ class SingleAgentEnv(gymnasium.Env):
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 2}
 
     def __init__(self, game: str, opponent="random", seat="alternate", obs_dtype: str = "int8",
-                 illegal_action: str = "raise", render_mode: str | None = None, **options):
+                 illegal_action: str = DEFAULT_ILLEGAL_ACTION, render_mode: str | None = None, **options):
         self.game = make_game(game, **options)
         self.opponent_spec = opponent
         self.opponent = make_opponent(opponent)
@@ -158,9 +160,10 @@ class SingleAgentEnv(gymnasium.Env):
             a = as_action(action, self.game.num_actions)
             if not state.mask[a]:
                 raise IllegalActionError(f"action {self.game.action_to_notation(a)} ({a}) is not legal here")
-        except IllegalActionError:
+        except IllegalActionError as err:
             if self.illegal_action == "raise":
                 raise
+            warn_illegal("the agent", err)
             self._lost_by_illegal = True
             return self._observation(), -1.0, True, False, self._info(0, winner=1)
         state.apply(a)

@@ -16,10 +16,12 @@ truncated, info)`` with, for every game,
   ``player_0`` / ``player_1`` moves);
 * ``rewards`` float32 ``(B, 2)`` per agent (+1 / -1 at the step that ends a game, else 0);
 * ``terminated`` / ``truncated`` bool ``(B,)``; a game that ended this step has already started
-  again: ``info["final_observation"]`` holds its last observation (from the side that would have
-  moved; its legal plane is empty after a rules end and kept after a truncation, as the AEC env's),
-  ``info["final_scores"]`` its scores per side (first, second), komi included (0 for games
-  without points). Every new game gives ``player_0`` the first side.
+  again: in Gymnasium 1.x's names, ``info["final_obs"]`` holds its last observation (from the side
+  that would have moved; its legal plane is empty after a rules end and kept after a truncation, as
+  the AEC env's), ``info["final_info"]["scores"]`` its scores per side (first, second), komi
+  included (0 for games without points), and ``info["_final_obs"]`` (also ``_final_info`` and
+  ``final_info["_scores"]``) says which games ended this step (the rows of the others are stale).
+  The keys are the same at every call. Every new game gives ``player_0`` the first side.
 
 ``sample_actions()`` draws a uniformly random legal action for every game in compiled code, from
 one random stream per game seeded by ``reset(seed)``: the same seed gives the same draws whatever
@@ -109,6 +111,7 @@ class VectorEnv:
         self._bad = np.zeros(b, dtype=np.bool_)  # step's check: which actions are illegal
         self._masks_out = np.zeros_like(self._batch.mask)  # the copy handed out (see the module docstring)
         self._agents_out = np.zeros(b, dtype=np.int64)
+        self._ended_out = np.zeros(b, dtype=np.bool_)  # the _final_obs mask: the games that ended this step
         self._ready = False
 
     # --- the batch -----------------------------------------------------------------------------
@@ -130,8 +133,10 @@ class VectorEnv:
     def _info(self) -> dict:
         np.copyto(self._masks_out, self._batch.mask)
         self._agents_out[:] = self._batch.agents()
+        np.logical_or(self.terminated, self.truncated, out=self._ended_out)
         return {"action_mask": self._masks_out, "agent": self._agents_out,
-                "final_observation": self.final_observations, "final_scores": self.final_scores}
+                "final_obs": self.final_observations, "_final_obs": self._ended_out,
+                "final_info": {"scores": self.final_scores, "_scores": self._ended_out}, "_final_info": self._ended_out}
 
     def reset(self, seed: int | None = None):
         """Start every game anew. The games hold no randomness; ``seed`` seeds the streams of

@@ -2,6 +2,7 @@
 the search plays only legal actions, checkpoints are checked."""
 import json
 import pickle
+import tomllib
 from dataclasses import replace
 
 import numpy as np
@@ -106,6 +107,18 @@ def test_the_loss_falls_on_a_fixed_batch(tmp_path):
     trainer.buffer.sample = lambda *a, **k: fixed
     losses = [trainer.learn_step()["loss"] for _ in range(60)]
     assert np.mean(losses[-5:]) < 0.7 * np.mean(losses[:5])
+
+
+def test_the_written_config_reads_back_whatever_its_strings_and_keys_hold(tmp_path):
+    """config.toml is TOML for any config: strings with quotes, backslashes and newlines, keys
+    with spaces and nested tables (a hand-written writer got each of them wrong)."""
+    from agents.az.config import to_toml
+    config = tiny_config()
+    data = {**config.to_dict(), "note": 'a "quoted" \\ path\nand a second line',
+            "options": {"odd key": 1.5, "nested": {"deeper": [1, 2], "flag": True}}}
+    (tmp_path / "c.toml").write_text(to_toml(data))
+    assert read_toml(tmp_path / "c.toml") == data
+    assert TrainConfig.from_dict(tomllib.loads(to_toml(config.to_dict()))) == config
 
 
 def test_the_loop_runs_evaluates_and_writes_its_run(tmp_path):
@@ -293,6 +306,7 @@ def test_an_exported_network_plays_as_the_pretrained_one(tmp_path, monkeypatch):
     shipped.mkdir()
     network = checkpoint.export_network(out, shipped / "lin-v1.pt")
     assert "optimizer" not in checkpoint.load(shipped / "lin-v1.pt") and network["iteration"] == 1
+    assert (shipped / "lin-v1.safetensors").stat().st_size > 1000  # the same weights for users without torch
     Trainer(tiny_config(iterations=2, eval_every=0), out, resume=True).run(progress=False)
     checkpoint.export_network(out, shipped / "lin-v2.pt")  # a retrained network: a new version
     monkeypatch.setattr(az_agent, "PRETRAINED_DIR", shipped)
@@ -409,3 +423,37 @@ def test_a_lin_run_on_the_5x5_board_takes_the_default_line(tmp_path):
 def build_parser_args(argv):
     from agents.az.train import build_parser
     return build_parser().parse_args(argv)
+
+
+def test_every_shipped_network_is_also_safetensors_that_load_without_torch():
+    """agents/pretrained/<game>-v<N>.safetensors: the .pt's weights, and its game, options and
+    network shape in the metadata, read by safetensors' numpy API in a process without torch."""
+    import subprocess
+    import sys
+
+    from agents.az.agent import PRETRAINED_DIR
+    shipped = sorted(PRETRAINED_DIR.glob("*.pt"))
+    assert shipped and sorted(p.with_suffix(".safetensors") for p in shipped) == sorted(PRETRAINED_DIR.glob("*.safetensors"))
+    script = """if True:
+        import json, sys
+        sys.modules["torch"] = None  # no torch here
+        from safetensors import safe_open
+        from safetensors.numpy import load_file
+        out = {}
+        for path in sys.argv[1:]:
+            with safe_open(path, "np") as f:
+                meta = {k: json.loads(v) for k, v in f.metadata().items()}
+            out[path] = {"meta": meta, "weights": {k: v.tolist() for k, v in load_file(path).items()}}
+        print(json.dumps(out))"""
+    done = subprocess.run([sys.executable, "-c", script, *[str(p.with_suffix(".safetensors")) for p in shipped]],
+                          capture_output=True, text=True, check=True)
+    read = json.loads(done.stdout)
+    for pt in shipped:
+        data = checkpoint.load(pt)
+        got = read[str(pt.with_suffix(".safetensors"))]
+        assert {k: got["meta"][k] for k in ("game", "options", "net", "positions")} == \
+            {k: data[k] for k in ("game", "options", "net", "positions")}
+        assert got["meta"]["format"] == checkpoint.FORMAT
+        assert set(got["weights"]) == set(data["model"])
+        for name, tensor in data["model"].items():
+            assert np.array_equal(np.asarray(got["weights"][name]), tensor.numpy()), name

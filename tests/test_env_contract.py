@@ -11,7 +11,7 @@ import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
 import territory_envs
-from territory_envs import IllegalActionError, make, make_game, read_record, write_record
+from territory_envs import IllegalActionError, IllegalActionWarning, make, make_game, read_record, write_record
 
 # game -> option sets (the first is small and fast); bad options -> the option the error must name
 OPTION_SETS = {
@@ -85,6 +85,23 @@ def test_make_and_registry(game):
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_pettingzoo_make_gives_the_aec_and_parallel_envs(game):
+    """``pettingzoo.make`` (PettingZoo 1.27's registry) under ``territory_envs/<game>-v0``, options passed on."""
+    import pettingzoo
+    from pettingzoo.test import parallel_api_test
+    env_id = f"territory_envs/{game}-v0"
+    assert territory_envs.registry()[game]["pettingzoo_id"] == env_id
+    aec = pettingzoo.make("aec", env_id, **SMALL[game])
+    assert aec.metadata["name"] == f"{game}_v0" and aec.unwrapped.game.options == make_game(game, **SMALL[game]).options
+    api_test(aec, num_cycles=50)
+    parallel = pettingzoo.make("parallel", env_id, **SMALL[game])
+    assert parallel.metadata["name"] == f"{game}_v0"
+    parallel_api_test(parallel, num_cycles=50)
+    with pytest.raises(ValueError, match="board_size"):
+        pettingzoo.make("aec", env_id, board_size=1)
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_max_moves_truncates(game):
     env = module(game).env(**SMALL[game], max_moves=6)
     env.reset(seed=1)
@@ -115,8 +132,8 @@ def test_agents_and_sides(game):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_illegal_action_raises_and_changes_nothing(game):
-    env = module(game).env(**SMALL[game])
+def test_illegal_action_raise_option_raises_and_changes_nothing(game):
+    env = module(game).env(**SMALL[game], illegal_action="raise")
     env.reset()
     env.step(int(np.flatnonzero(env.observe("player_0")["action_mask"])[0]))
     state = env.unwrapped.game_state
@@ -131,13 +148,14 @@ def test_illegal_action_raises_and_changes_nothing(game):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_illegal_action_lose_option(game):
-    env = module(game).env(**SMALL[game], illegal_action="lose")
+def test_an_illegal_action_loses_the_game_by_default_with_a_warning(game):
+    env = module(game).env(**SMALL[game])  # illegal_action="lose", as PettingZoo's classic envs
     env.reset()
     first = int(np.flatnonzero(env.observe("player_0")["action_mask"])[0])
     env.step(first)
     offender = env.agent_selection  # player_1, or player_0 again on a double first turn
-    env.step(first)  # occupied now
+    with pytest.warns(IllegalActionWarning, match=f"{offender} played an illegal action"):
+        env.step(first)  # occupied now
     assert env.terminations == {"player_0": True, "player_1": True}
     other = "player_1" if offender == "player_0" else "player_0"
     assert env.rewards == {offender: -1.0, other: 1.0}

@@ -61,6 +61,9 @@ def test_pettingzoo_conformance():
     api_test(make(NAME, **OPTIONS), num_cycles=200)
     seed_test(lambda: make(NAME, **OPTIONS), num_cycles=200)
     parallel_api_test(GAME.env_functions()[2](**OPTIONS), num_cycles=200)
+    import pettingzoo  # its registry knows the game too
+    assert pettingzoo.make("aec", GAME.pettingzoo_id, **OPTIONS).metadata["name"] == f"{NAME}_v0"
+    parallel_api_test(pettingzoo.make("parallel", GAME.pettingzoo_id, **OPTIONS), num_cycles=50)
 
 
 def test_the_batch_and_its_greedy_opponent():

@@ -13,7 +13,7 @@ import pytest
 from pettingzoo.test import parallel_api_test, parallel_seed_test, state_test
 
 import territory_envs
-from territory_envs import IllegalActionError, make, make_game, read_record, state_from_dict, write_record
+from territory_envs import IllegalActionError, IllegalActionWarning, make, make_game, read_record, state_from_dict, write_record
 from territory_envs.vector import make_vec
 
 SMALL = {"lin": {"board_size": 5, "line_length": 3}, "linage": {"board_size": 5},
@@ -49,7 +49,7 @@ def test_every_bad_action_is_an_illegal_action_error_and_changes_nothing(name, a
     with pytest.raises(IllegalActionError):
         state.apply(action)
     assert state.to_dict() == before and not state.is_legal(action)
-    env = make(name, **SMALL[name])
+    env = make(name, illegal_action="raise", **SMALL[name])
     env.reset(seed=0)
     with pytest.raises(IllegalActionError):
         env.step(action)
@@ -61,7 +61,8 @@ def test_every_bad_action_is_an_illegal_action_error_and_changes_nothing(name, a
 def test_a_bad_action_loses_the_game_under_illegal_action_lose(name, action):
     env = make(name, illegal_action="lose", **SMALL[name])
     env.reset(seed=0)
-    env.step(action)
+    with pytest.warns(IllegalActionWarning):
+        env.step(action)
     _, reward, terminated, _, info = env.last()
     assert terminated and reward == -1.0 and info["illegal_action_by"] == 0
     assert env.rewards == {"player_0": -1.0, "player_1": 1.0}
@@ -360,19 +361,21 @@ def env_module(name):
     return importlib.import_module(f"territory_envs.{name}_v0")
 
 
+# PettingZoo's state, parallel and seed tests sample actions without the mask: by default an
+# illegal one ends the game with a loss (and a warning, ignored here), as in PettingZoo's classic envs
 @pytest.mark.parametrize("name", GAMES)
+@pytest.mark.filterwarnings("ignore::territory_envs.core.game.IllegalActionWarning")
 def test_pettingzoo_state_test(name):
-    # PettingZoo's state test samples actions without the mask: an illegal one ends the game
-    state_test(make(name, illegal_action="lose", **SMALL[name]), env_module(name).parallel_env(**SMALL[name]),
-               num_cycles=50)
+    state_test(make(name), env_module(name).parallel_env(), num_cycles=50)
 
 
 @pytest.mark.parametrize("name", GAMES)
+@pytest.mark.filterwarnings("ignore::territory_envs.core.game.IllegalActionWarning")
 def test_pettingzoo_parallel_tests(name):
     module = env_module(name)
+    parallel_api_test(module.parallel_env(), num_cycles=300)
+    parallel_seed_test(lambda: module.parallel_env(), num_cycles=100)
     parallel_api_test(module.parallel_env(**SMALL[name]), num_cycles=300)
-    # the seed test samples actions without the mask: an illegal one ends the game, as it must
-    parallel_seed_test(lambda: module.parallel_env(illegal_action="lose", **SMALL[name]), num_cycles=100)
 
 
 def test_one_sided_bounds_are_said_plainly():

@@ -22,6 +22,8 @@ SMALL = {"lin": {"board_size": 5, "line_length": 3}, "linage": {"board_size": 5}
 GAMES = sorted(SMALL)
 QUICK = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LONG = settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# the drawn actions are illegal on purpose: under illegal_action="lose" each warns
+pytestmark = pytest.mark.filterwarnings("ignore::territory_envs.core.game.IllegalActionWarning")
 
 # anything a user might pass where an action or an option value belongs
 junk = st.one_of(

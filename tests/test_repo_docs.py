@@ -40,3 +40,23 @@ def test_every_docs_path_named_in_the_code_exists():
             named.update(re.findall(r"docs/[\w./-]*\w", p.read_text(errors="replace")))
     missing = sorted(n for n in named if not (ROOT / n).exists())
     assert not missing, missing
+
+
+def test_the_package_metadata_is_complete_and_the_version_written_once():
+    """What an index and a type checker read: the installed version is territory_envs.__version__
+    (pyproject reads it from there; the README's citation and the changelog's release agree), the
+    SPDX license, Python 3.11 or later (tomllib), classifiers, and the py.typed markers."""
+    import importlib.metadata
+    import tomllib
+
+    import territory_envs
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["dynamic"] == ["version"] and "version" not in project
+    version = territory_envs.__version__
+    assert importlib.metadata.version("territory-envs") == version
+    assert f"version = {{{version}}}" in (ROOT / "README.md").read_text()
+    assert f"## {version} " in (ROOT / "CHANGELOG.md").read_text()
+    assert project["license"] == "MIT" and project["requires-python"] == ">=3.11"
+    assert "Typing :: Typed" in project["classifiers"]
+    for package in ("territory_envs", "agents"):
+        assert (ROOT / package / "py.typed").is_file()

@@ -1,11 +1,13 @@
 """The single-agent Gymnasium envs: registered ids, gymnasium's checker, the opponent inside."""
+import warnings
+
 import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
 import territory_envs
-from territory_envs import IllegalActionError, SingleAgentEnv
+from territory_envs import IllegalActionError, IllegalActionWarning, SingleAgentEnv
 
 SMALL = {"lin": {"board_size": 5, "line_length": 3}, "linage": {"board_size": 5},
          "lifeline": {"board_size": 3}, "asli": {"board_size": 5}}
@@ -29,10 +31,15 @@ def play(env, rng, episodes=3):
 
 
 @pytest.mark.parametrize("name", sorted(SMALL))
-def test_registered_and_passes_gymnasiums_checker(name):
-    # the checker steps unmasked random actions: illegal ones end the episode with a loss
-    check_env(gymnasium.make(territory_envs.GYM_IDS[name], illegal_action="lose", **SMALL[name]).unwrapped,
-              skip_render_check=True)
+def test_registered_and_passes_gymnasiums_and_sb3s_checkers(name):
+    # the checkers step unmasked random actions: by default an illegal one ends the episode with a
+    # loss (and a warning), on the default options as on small boards
+    from stable_baselines3.common.env_checker import check_env as sb3_check_env
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", IllegalActionWarning)
+        for options in ({}, SMALL[name]):
+            check_env(gymnasium.make(territory_envs.GYM_IDS[name], **options).unwrapped, skip_render_check=True)
+            sb3_check_env(gymnasium.make(territory_envs.GYM_IDS[name], **options).unwrapped, warn=False)
     env = gymnasium.make(territory_envs.GYM_IDS[name], **SMALL[name])
     assert env.unwrapped.game.options["board_size"] == SMALL[name]["board_size"]
     ends = play(env, np.random.default_rng(0))
@@ -85,18 +92,17 @@ def test_opponents_of_every_kind_and_bad_ones():
 
 
 def test_illegal_actions_and_float_observations():
-    env = SingleAgentEnv("asli", obs_dtype="float32", **SMALL["asli"])
+    env = SingleAgentEnv("asli", obs_dtype="float32", illegal_action="raise", **SMALL["asli"])
     obs, _ = env.reset(seed=0)
     assert obs["observation"].dtype == np.float32 and env.observation_space.contains(obs)
     before = env.state.to_dict()
     with pytest.raises(IllegalActionError):
         env.step(3.0)
     assert env.state.to_dict() == before
-    env = SingleAgentEnv("asli", illegal_action="lose", **SMALL["asli"])
+    env = SingleAgentEnv("asli", **SMALL["asli"])  # illegal_action="lose", the default
     env.reset(seed=0)
     env.step(0)
-    obs, reward, terminated, truncated, info = env.step(0)  # occupied now or illegal
-    if not terminated:
+    with pytest.warns(IllegalActionWarning, match="the agent played an illegal action"):
         obs, reward, terminated, truncated, info = env.step(10**6)
     assert terminated and reward == -1.0 and info["winner"] == 1
     with pytest.raises(RuntimeError, match="reset"):

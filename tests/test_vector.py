@@ -43,12 +43,15 @@ def test_batch_matches_separate_aec_envs(game, options):
             assert [env.rewards["player_0"], env.rewards["player_1"]] == rewards[i].tolist()
             assert all(env.terminations.values()) == terminated[i]
             assert all(env.truncations.values()) == truncated[i]
+            # Gymnasium 1.x's names: final_obs, final_info, and their masks of the games that ended
+            assert info["_final_obs"][i] == info["_final_info"][i] == info["final_info"]["_scores"][i] \
+                == (terminated[i] or truncated[i])
             if terminated[i] or truncated[i]:
                 ends += 1
                 state = env.unwrapped.game_state
-                assert (state.observation(state.current_player) == info["final_observation"][i]).all()
+                assert (state.observation(state.current_player) == info["final_obs"][i]).all()
                 scores = state.scores()
-                assert (list(scores) if scores is not None else [0.0, 0.0]) == info["final_scores"][i].tolist()
+                assert (list(scores) if scores is not None else [0.0, 0.0]) == info["final_info"]["scores"][i].tolist()
                 env.reset()
     assert ends > 0
 

@@ -74,14 +74,35 @@ NETWORK_KEYS = ("game", "options", "net", "model", "step", "iteration", "positio
 
 def export_network(source, destination) -> dict:
     """Write the network of a run (its folder or any checkpoint) alone, without the optimiser and
-    random states: what ``agents/pretrained/<game>.pt`` holds. Returns what was written."""
+    random states: what ``agents/pretrained/<game>-v<N>.pt`` holds, and the same weights as
+    safetensors beside it (:func:`save_safetensors`). Returns what was written."""
     source = Path(source)
     data = load(source / "latest.pt" if source.is_dir() else source)
     build_net(data, source=f"checkpoint {str(source)!r}")  # the weights fit
     network = {k: data[k] for k in NETWORK_KEYS if k in data}
     network["trained_minutes"] = round(float(data.get("elapsed", 0.0)) / 60, 1)
     save(destination, network)
+    save_safetensors(network, Path(destination).with_suffix(".safetensors"))
     return network
+
+
+def save_safetensors(network: dict, path) -> None:
+    """The weights of ``network`` (an exported network's dict) as safetensors, for users without
+    torch (``safetensors.numpy.load_file``); the file's metadata holds, as JSON strings, what the
+    .pt holds besides the weights: ``format``, ``game``, ``options``, ``net`` (the network's
+    shape, :class:`~agents.az.network.NetConfig`), ``iteration``, ``positions``, ``trained_minutes``."""
+    import json
+
+    from safetensors.torch import save_file
+    metadata = {key: json.dumps(network[key]) for key in NETWORK_KEYS + ("trained_minutes",)
+                if key != "model" and key in network}
+    metadata["format"] = json.dumps(FORMAT)
+    tensors = {name: tensor.detach().cpu().contiguous() for name, tensor in network["model"].items()}
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    save_file(tensors, str(tmp), metadata=metadata)
+    os.chmod(tmp, 0o644)  # the library writes it owner-only; a shipped file is read by everyone
+    os.replace(tmp, path)
 
 
 def main(argv=None) -> int:
@@ -89,7 +110,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m agents.az.checkpoint",
                                      description="Export a run's network alone (for agents/pretrained/).")
     parser.add_argument("source", help="a run folder or a checkpoint")
-    parser.add_argument("destination", help="the .pt file to write")
+    parser.add_argument("destination", help="the .pt file to write (and its .safetensors beside it)")
     args = parser.parse_args(argv)
     try:
         network = export_network(args.source, args.destination)

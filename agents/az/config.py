@@ -149,17 +149,7 @@ def read_toml(path) -> dict:
 
 
 def to_toml(data: dict) -> str:
-    """TOML of a dict of scalars and one level of tables (what :class:`TrainConfig` holds)."""
-    def value(v):
-        if isinstance(v, bool):
-            return "true" if v else "false"
-        if isinstance(v, str):
-            return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
-        if isinstance(v, float):
-            return repr(v)
-        return str(v)
-    lines = [f"{k} = {value(v)}" for k, v in data.items() if not isinstance(v, dict)]
-    for k, v in data.items():
-        if isinstance(v, dict):
-            lines += ["", f"[{k}]"] + [f"{kk} = {value(vv)}" for kk, vv in v.items()]
-    return "\n".join(lines) + "\n"
+    """TOML of what :class:`TrainConfig` holds (``tomli_w``: any string, key and table written as
+    TOML says)."""
+    import tomli_w
+    return tomli_w.dumps(data)

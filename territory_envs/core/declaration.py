@@ -6,7 +6,7 @@ state class with its declared fields, and compiled interface, :mod:`.compiled`, 
 title, its version, its greedy evaluation, its board symmetries, where its env's docs live. The
 envs, the batch, the greedy opponents, the symmetries of the trainer, the first-use notice, the
 Gymnasium ids and the docs read it and name no game. :func:`register_game` adds a game to the
-table (``territory_envs.register_game``, which registers its Gymnasium id too, calls
+table (``territory_envs.register_game``, which registers its Gymnasium and PettingZoo ids too, calls
 :func:`add_declaration`), for the four games of the package as for a game of the user's
 (docs/architecture.md, "Adding a game")."""
 from __future__ import annotations
@@ -20,7 +20,7 @@ import numpy as np
 
 from .options import excerpt
 
-NAMESPACE = "territory_envs"  # of the Gymnasium ids: territory_envs/Lin-v0
+NAMESPACE = "territory_envs"  # of the Gymnasium and PettingZoo ids: territory_envs/Lin-v0, territory_envs/lin-v0
 
 
 @dataclass(frozen=True)
@@ -70,6 +70,12 @@ class GameDeclaration:
     def gym_id(self) -> str:
         """The single-agent env's Gymnasium id, ``territory_envs/Lin-v0``."""
         return f"{NAMESPACE}/{self.title}-v{self.version}"
+
+    @property
+    def pettingzoo_id(self) -> str:
+        """The AEC and parallel envs' PettingZoo id, ``territory_envs/lin-v0`` (lower case, as
+        PettingZoo's own ``classic/tictactoe-v3``)."""
+        return f"{NAMESPACE}/{self.name}-v{self.version}"
 
     def env_functions(self) -> tuple:
         """``(raw_env, env, parallel_env)``: those of ``env_module``, or defined once here."""

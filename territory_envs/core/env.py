@@ -11,9 +11,9 @@ chain adds (``OrderEnforcingWrapper``, ``AssertOutOfBoundsWrapper``,
 ``step``, ``observe``, ``last``, ``state``, ``render`` and ``agent_iter`` before ``reset`` raise
 ``RuntimeError``; a ``step`` once every agent is done logs PettingZoo's warning and changes nothing;
 an action that is not an integer (floats are refused, ``3.0`` included), out of range or masked
-out raises :class:`IllegalActionError` and changes nothing (or, with ``illegal_action="lose"``, ends
-the game with a loss for the offender, -1 to it and +1 to the other, as ``TerminateIllegalWrapper``
-does).
+out ends the game with a loss for the offender, -1 to it and +1 to the other, and an
+:class:`IllegalActionWarning`, as ``TerminateIllegalWrapper`` does (``illegal_action="lose"``, the
+default; ``illegal_action="raise"`` raises :class:`IllegalActionError` and changes nothing).
 
 The game state (the docs/spec.md state API) is ``env.unwrapped.game_state``; ``env.state()`` is
 PettingZoo's global state, an int8 array in ``env.state_space``: the planes of the observation of
@@ -32,8 +32,8 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 from pettingzoo.utils.env_logger import EnvLogger
 
 from .game import Game, GameState, IllegalActionError
-from .episode import (check_illegal_action, check_seed, illegal_returns, observation_space, player_info,
-                      scores_by_player, visible_mask, winner_of)
+from .episode import (DEFAULT_ILLEGAL_ACTION, check_illegal_action, check_seed, illegal_returns, observation_space,
+                      player_info, scores_by_player, visible_mask, warn_illegal, winner_of)
 from .options import check_bool, check_choice, excerpt
 
 AGENTS = ("player_0", "player_1")
@@ -45,7 +45,7 @@ class TerritoryEnv(AECEnv):
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "is_parallelizable": False,
                 "render_fps": 2}
 
-    def __init__(self, render_mode: str | None = None, illegal_action: str = "raise",
+    def __init__(self, render_mode: str | None = None, illegal_action: str = DEFAULT_ILLEGAL_ACTION,
                  render_overlays: bool = True, **options):
         super().__init__()
         self.render_overlays = check_bool("option render_overlays", render_overlays)  # tint derived facts
@@ -127,9 +127,10 @@ class TerritoryEnv(AECEnv):
             if action is None:
                 raise IllegalActionError(f"{agent} must act: action None is only for finished agents")
             state.apply(action)
-        except IllegalActionError:
+        except IllegalActionError as err:
             if self.illegal_action == "raise":
                 raise
+            warn_illegal(agent, err)
             self._cumulative_rewards[agent] = 0.0
             self._finish(illegal_returns(PLAYER[agent]), truncated=False, illegal=agent)
             self._accumulate_rewards()

@@ -6,21 +6,28 @@ RLlib adapter (over the AEC env).
 * An episode ends when the rules end the game (``terminated``, the winner +1 and the loser -1, a
   draw 0 each), or when ``max_moves`` actions have been played in a game that goes on
   (``truncated``, 0 each): :func:`outcome`.
-* An illegal action either raises :class:`~territory_envs.core.game.IllegalActionError` and changes
-  nothing (``illegal_action="raise"``), or ends the episode with -1 to the offender and +1 to the
-  other (``"lose"``, as PettingZoo's ``TerminateIllegalWrapper``): :func:`illegal_returns`.
+* An illegal action ends the episode with -1 to the offender and +1 to the other, with an
+  :class:`~territory_envs.core.game.IllegalActionWarning` (``illegal_action="lose"``, the default, as
+  PettingZoo's classic envs do with their ``TerminateIllegalWrapper``): :func:`illegal_returns`,
+  :func:`warn_illegal`. For debugging, ``illegal_action="raise"`` raises
+  :class:`~territory_envs.core.game.IllegalActionError` and changes nothing. The batched envs always
+  raise: a batch has no one episode to end, and a masked-out action there is a bug of the caller.
 * Once the episode is over, every mask handed out is empty: :func:`visible_mask`.
 * Infos hold numbers only, the same keys from the reset to the end: :func:`player_info` (the batched
   envs keep the same keys as arrays).
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from gymnasium import spaces
 
+from .game import IllegalActionWarning
 from .options import check_choice, excerpt
 
-ILLEGAL_ACTION = ("raise", "lose")
+ILLEGAL_ACTION = ("lose", "raise")  # the first is the default
+DEFAULT_ILLEGAL_ACTION = ILLEGAL_ACTION[0]
 SEATS = ("alternate", "random", 0, 1)
 
 
@@ -55,6 +62,12 @@ def observation_space(game, dtype=np.int8) -> spaces.Dict:
 def outcome(state) -> tuple[bool, bool]:
     """``(terminated, truncated)`` of ``state`` after a step (the rules' end first)."""
     return state.terminal, state.truncated
+
+
+def warn_illegal(offender: str, error: Exception) -> None:
+    """The warning of an episode ended by ``offender``'s illegal action (``illegal_action="lose"``)."""
+    warnings.warn(f"{offender} played an illegal action ({error}): the game ends with its loss "
+                  f"(illegal_action='raise' raises instead)", IllegalActionWarning, stacklevel=3)
 
 
 def illegal_returns(offender: int) -> np.ndarray:

@@ -40,6 +40,13 @@ class IllegalActionError(ValueError):
     game."""
 
 
+class IllegalActionWarning(UserWarning):
+    """An env ended a game with a loss for the agent that played an illegal action (the default,
+    ``illegal_action="lose"``; PettingZoo's ``TerminateIllegalWrapper`` warns alike). Filter it with
+    ``warnings.simplefilter("ignore", IllegalActionWarning)``, or make the env raise instead with
+    ``illegal_action="raise"``."""
+
+
 def as_action(action, num_actions: int) -> int:
     """``action`` as a plain ``int`` in ``0..num_actions-1``, or :class:`IllegalActionError`.
 
