@@ -4,7 +4,7 @@
 
     python -m benchmarks.training_curve runs/lin-v2 \
         --anchors benchmarks/arena/lin-linage-asli-200-per-pair/results.json \
-        --ladder mcts:64,mcts:256 --games 40 --png training-lin.png
+        --ladder mcts:64,mcts:256 --games 20 --png docs/images/training-lin.png
 
 Each checkpoint the run kept (``ckpt_<iteration>.pt``, one per evaluation) plays ``--games`` games
 against each agent of ``--ladder`` (both sides equally, each pair of games opening with two shared
