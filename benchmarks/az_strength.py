@@ -5,11 +5,12 @@
     python -m benchmarks.az_strength lin --games 200 \
         --against "az:runs/lin:sims=0=random" "az:runs/lin=greedy" "az:runs/lin=mcts:256"
 
-Each ``A=B`` (or ``"A vs B"``, for an opponent whose spec holds ``=`` itself) plays ``--games`` games of A against B (A first in half of them), each pair of games
-opening with ``--opening`` uniformly random moves shared by both (so that deterministic agents
-play varied games), over ``--workers`` processes (spawned, one torch and numba thread each, as the
-arena's: a forked child of a process that already ran torch or numba threads can abort). Prints A's score (wins + draws / 2) with its 95%
-Wilson interval and the Elo difference it means.
+Each ``A=B`` (or ``"A vs B"``, for an opponent whose spec holds ``=`` itself) plays ``--games``
+games of A against B (A first in half of them), each pair of games opening with ``--opening``
+uniformly random moves shared by both (so that deterministic agents play varied games), over
+``--workers`` processes (spawned, one torch and numba thread each, as the arena's: a forked child
+of a process that already ran torch or numba threads can abort). Prints A's score (wins + draws
+/ 2) with its 95% Wilson interval and the Elo difference it means.
 """
 from __future__ import annotations
 

@@ -8,13 +8,14 @@
 
 Each checkpoint the run kept (``ckpt_<iteration>.pt``, one per evaluation) plays ``--games`` games
 against each agent of ``--ladder`` (both sides equally, each pair of games opening with two shared
-random moves, over ``--workers`` spawned processes of one thread each), as the network with search (``az:<ckpt>``, 64
-simulations) and alone (``az:<ckpt>:sims=0``). The ladder agents' ratings are fixed at those of the
-arena's ``results.json`` for the run's game (``--anchors``), and each checkpoint gets the one rating
-that makes its results most likely against them (Bradley-Terry on the Elo scale) with a 95%
-interval. Unlike the trainer's chain of checkpoint against previous checkpoint, the scale does not
-drift: a later network is rated against the same agents as the first. Prints a table and draws the
-ratings over the run's training minutes and over its positions (``--png``).
+random moves, over ``--workers`` spawned processes of one thread each), as the network with search
+(``az:<ckpt>``, 64 simulations) and alone (``az:<ckpt>:sims=0``). The ladder agents' ratings are
+fixed at those of the arena's ``results.json`` for the run's game (``--anchors``), and each
+checkpoint gets the one rating that makes its results most likely against them (Bradley-Terry on
+the Elo scale) with a 95% interval. Unlike the trainer's chain of checkpoint against previous
+checkpoint, the scale does not drift: a later network is rated against the same agents as the
+first. Prints a table and draws the ratings over the run's training minutes and over its positions
+(``--png``).
 """
 from __future__ import annotations
 
