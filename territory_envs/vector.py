@@ -112,6 +112,7 @@ class VectorEnv:
         self._masks_out = np.zeros_like(self._batch.mask)  # the copy handed out (see the module docstring)
         self._agents_out = np.zeros(b, dtype=np.int64)
         self._ended_out = np.zeros(b, dtype=np.bool_)  # the _final_obs mask: the games that ended this step
+        self._final_info = {"scores": self.final_scores, "_scores": self._ended_out}  # reused, as the arrays are
         self._ready = False
 
     # --- the batch -----------------------------------------------------------------------------
@@ -136,7 +137,7 @@ class VectorEnv:
         np.logical_or(self.terminated, self.truncated, out=self._ended_out)
         return {"action_mask": self._masks_out, "agent": self._agents_out,
                 "final_obs": self.final_observations, "_final_obs": self._ended_out,
-                "final_info": {"scores": self.final_scores, "_scores": self._ended_out}, "_final_info": self._ended_out}
+                "final_info": self._final_info, "_final_info": self._ended_out}
 
     def reset(self, seed: int | None = None):
         """Start every game anew. The games hold no randomness; ``seed`` seeds the streams of
