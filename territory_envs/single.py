@@ -226,6 +226,25 @@ class SingleAgentEnv(gymnasium.Env):
         return player_info(state, self.player, winner, score, state.info(), opponent_moves=opponent_moves)
 
 
+def mean_return(policy, game: str, episodes: int = 100, opponent="random", seed: int = 0, **options) -> float:
+    """The mean return of ``policy(observation, action_mask) -> action`` (the callable an opponent
+    can be) over ``episodes`` of the single-agent env against ``opponent``, the seats alternating
+    from the first: +1 a win, -1 a loss, 0 a draw or a truncated game. Every example in
+    ``examples/`` reports its policy with this."""
+    if not isinstance(episodes, (int, np.integer)) or isinstance(episodes, bool) or episodes < 1:
+        raise ValueError(f"episodes={excerpt(episodes)}: must be a whole number >= 1")
+    env = SingleAgentEnv(game, opponent=opponent, **options)
+    total = 0.0
+    for episode in range(episodes):
+        obs, _ = env.reset(seed=seed if episode == 0 else None)
+        while True:
+            obs, reward, terminated, truncated, _ = env.step(policy(obs, obs["action_mask"]))
+            if terminated or truncated:
+                total += reward
+                break
+    return total / episodes
+
+
 def register_envs() -> None:
     """Register every registered game's id with gymnasium (once; ``register_game`` calls it for a
     game registered later)."""

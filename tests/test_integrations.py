@@ -67,24 +67,84 @@ def test_tianshou_masked_dqn_trains_an_epoch(name):
     assert result.train_step >= 200 and result.update_step > 0
 
 
-def test_supersuit_observation_lambda_on_the_observation_key():
-    """The README's recipe: SuperSuit's wrappers refuse a Dict space unless told how to map it."""
-    ss = pytest.importorskip("supersuit")
+def test_torchrl_ppo_learns_both_seats_and_beats_random_on_lin():
+    """examples/torchrl_ppo.py: three batches of self-play on Lin 5x5 lift the policy well above a
+    random one's mean return (about 0 with the seats alternating)."""
+    pytest.importorskip("torchrl")
+    import torch
+    import torchrl_ppo as example
+    from territory_envs.single import mean_return
+    torch.set_num_threads(1)
+    logits_net = example.train("lin", batches=3, **SMALL["lin"])
+    assert mean_return(example.greedy_policy(logits_net), "lin", 100, **SMALL["lin"]) > 0.4
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_torchrl_ppo_trains_on_every_game(name):
+    pytest.importorskip("torchrl")
+    import torch
+    import torchrl_ppo as example
+    from territory_envs.single import mean_return
+    torch.set_num_threads(1)
+    logits_net = example.train(name, batches=1, frames_per_batch=256, envs=2, **SMALL[name])
+    assert -1.0 <= mean_return(example.greedy_policy(logits_net), name, 10, **SMALL[name]) <= 1.0
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_tianshou_ppo_self_play_trains_an_epoch(name):
+    """examples/tianshou_ppo.py: the stock PPO with territory_envs.tianshou's masked actor and
+    critic, its opponent the actor itself; the test episodes are against random."""
+    pytest.importorskip("tianshou")
+    import tianshou_ppo as example
+    result, _, returns = example.train(name, epochs=1, epoch_steps=512, envs=2, test_episodes=4, **SMALL[name])
+    assert result.train_step >= 512 and result.update_step > 0
+    assert len(returns) >= 1 and all(-1.0 <= r <= 1.0 for r in returns)
+
+
+def test_tianshou_masked_actor_never_picks_an_illegal_action():
+    pytest.importorskip("tianshou")
     import numpy as np
-    from gymnasium import spaces
-    from pettingzoo.test import api_test
+    import torch
+    from tianshou.data import Batch
+    from tianshou.utils.net.common import Net
+    from tianshou.utils.net.discrete import DiscreteActor
+    from territory_envs.tianshou import MaskedActor, masked_categorical, self_play_opponent
+    torch.manual_seed(0)
+    actor = MaskedActor(DiscreteActor(preprocess_net=Net(state_shape=(4,), hidden_sizes=[8]), action_shape=6,
+                                      softmax_output=False))
+    mask = np.array([[0, 1, 0, 0, 1, 0], [1, 0, 0, 0, 0, 0]], dtype=np.int8)
+    logits, _ = actor(Batch(observation=np.random.randn(2, 4).astype(np.float32), action_mask=mask))
+    distribution = masked_categorical(logits)
+    samples = distribution.sample((500,))
+    assert set(samples[:, 0].tolist()) == {1, 4} and set(samples[:, 1].tolist()) == {0}
+    assert torch.isfinite(distribution.entropy()).all()  # -inf logits would give nan here
+    opponent = self_play_opponent(actor, seed=0)
+    picks = {opponent({"observation": np.zeros(4, np.int8)}, mask[0]) for _ in range(100)}
+    assert picks == {1, 4}
+    assert self_play_opponent(actor, greedy=True)({"observation": np.zeros(4, np.int8)}, mask[1]) == 0
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_supersuit_observation_planes_in_one_line(name):
+    """territory_envs.supersuit: SuperSuit's observation_lambda_v0 on the planes, the mask kept;
+    PettingZoo's API test passes on the wrapped AEC and parallel envs."""
+    pytest.importorskip("supersuit")
+    import numpy as np
+    from pettingzoo.test import api_test, parallel_api_test
 
     import territory_envs
+    from territory_envs.supersuit import observation_planes_v0
 
-    def observation(obs, space):
-        return {"observation": obs["observation"].astype(np.float32), "action_mask": obs["action_mask"]}
-
-    def space(old):
-        planes = old["observation"]
-        return spaces.Dict({"observation": spaces.Box(planes.low.astype(np.float32), planes.high.astype(np.float32),
-                                                      dtype=np.float32), "action_mask": old["action_mask"]})
-
-    env = ss.observation_lambda_v0(territory_envs.make("asli", board_size=5), observation, space)
+    env = observation_planes_v0(territory_envs.make(name, **SMALL[name]))
     api_test(env, num_cycles=30)
     env.reset(seed=0)
-    assert env.observe("player_0")["observation"].dtype == np.float32
+    planes = env.observe("player_0")["observation"]
+    assert planes.dtype == np.float32 and env.observation_space("player_0")["observation"].dtype == np.float32
+
+    channels_first = observation_planes_v0(territory_envs.make(name, **SMALL[name]), lambda p: p.transpose(2, 0, 1))
+    channels_first.reset(seed=0)
+    first = channels_first.observe("player_0")
+    assert first["observation"].shape == planes.transpose(2, 0, 1).shape
+    assert channels_first.observation_space("player_0")["observation"].contains(first["observation"])
+    np.testing.assert_array_equal(first["action_mask"], env.observe("player_0")["action_mask"])
+    parallel_api_test(observation_planes_v0(territory_envs.make_parallel(name, **SMALL[name])), num_cycles=30)

@@ -107,3 +107,24 @@ def test_illegal_actions_and_float_observations():
     assert terminated and reward == -1.0 and info["winner"] == 1
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)
+
+
+def test_mean_return_alternates_seats_and_refuses_a_bad_count():
+    from territory_envs.single import mean_return
+
+    def first_legal(observation, action_mask):
+        return int(np.flatnonzero(action_mask)[0])
+
+    seen_sides = []
+
+    def recording(observation, action_mask):
+        seen_sides.append(bool(action_mask.all()))  # every cell of Lin 5x5 free: the agent opens the game
+        return first_legal(observation, action_mask)
+
+    # greedy beats a policy that always takes the first legal cell: a clearly negative mean return
+    assert mean_return(first_legal, "lin", 20, opponent="greedy", board_size=5, line_length=3) < -0.5
+    assert mean_return(recording, "lin", 4, board_size=5, line_length=3) in {-1.0, -0.5, 0.0, 0.5, 1.0}
+    assert seen_sides.count(True) == 2  # of 4 games, the agent opened 2 (seats alternate)
+    for bad in (0, -3, 2.5, True):
+        with pytest.raises(ValueError, match="episodes"):
+            mean_return(first_legal, "lin", bad)
