@@ -17,6 +17,21 @@ def local_ray():
     ray.shutdown()
 
 
+@pytest.mark.parametrize("game, options", [("lin", {"board_size": 5, "line_length": 3}), ("linage", {"board_size": 5}),
+                                           ("lifeline", {"board_size": 3}), ("asli", {"board_size": 5})])
+def test_rllibs_own_env_checker_passes_on_every_game(game, options):
+    """RLlib's checker steps unmasked random actions; an illegal one ends its game with a loss
+    (PettingZoo's convention), so the check passes. ppo_config still skips it in its env runners,
+    where such a step would only print an IllegalActionWarning."""
+    import warnings
+
+    from ray.rllib.utils.pre_checks.env import check_multiagent_environments
+    from territory_envs.rllib import RLlibTurnEnv
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # an illegal random action's warning is the checker's doing
+        check_multiagent_environments(RLlibTurnEnv({"game": game, **options}))
+
+
 def test_turn_env_gives_masked_float_observations_to_the_mover_only():
     from territory_envs.rllib import RLlibTurnEnv
     env = RLlibTurnEnv({"game": "asli", "board_size": 5})
