@@ -1,5 +1,7 @@
 """Write the per-game pages ``docs/games/<game>.md`` from the env docstrings, the registry and the
-game objects, and their pictures ``docs/images/<game>.png`` from ``render_mode="rgb_array"``.
+game objects, and their pictures: ``docs/images/<game>.png`` from ``render_mode="rgb_array"``, and
+``<game>.svg``, ``<game>-dark.svg`` and the animation ``<game>-game.svg`` from ``render_svg`` and
+``animate_svg``.
 
 ::
 
@@ -77,6 +79,12 @@ def page(name: str) -> str:
     out += [f"| ![{what}](../images/{name}-tint-{k}.png) | {what} |" for k, (what, _, _) in enumerate(game.state_class.tints)]
     out += ["", "Stones: black (first side) dark, white (second side) light, neutral grey; a small dot marks "
             "the last move. Labels give the notation of [`docs/notation.md`](../notation.md).", "",
+            "The same game as vector pictures: the position in the light and dark themes "
+            "(`state.render_svg(theme=...)`, or `render_mode=\"svg\"`), and every move up to it as one "
+            "looping animation (`state.animate_svg()`; `state.save_gif(path)` writes a GIF where Pillow is "
+            "installed). In Jupyter a state shows itself as its picture.", "",
+            f"![{title} in the light theme](../images/{name}.svg) ![{title} in the dark theme](../images/{name}-dark.svg)", "",
+            f"![{title}: the game as an animation](../images/{name}-game.svg)", "",
             "As text (`render_mode=\"ansi\"`): " + markdown_text(game.explain()), "",
             f"The full rules: [`docs/rules/{name}.txt`](../rules/{name}.txt), read as "
            "[`docs/rulings.md`](../rulings.md) decides.", "",
@@ -125,7 +133,8 @@ def notation_picture(kind: str) -> np.ndarray:
     return render_rgb(geo.kind, h, w, geo.on_board, np.zeros(h * w, dtype=np.int8), cell_text=names)
 
 
-def picture(name: str) -> np.ndarray:
+def played(name: str):
+    """The seeded random game of the pages' pictures."""
     game = make_game(name)
     state = game.new_state()
     rng = np.random.default_rng(0)
@@ -133,7 +142,7 @@ def picture(name: str) -> np.ndarray:
         if state.terminal:
             break
         state.apply(int(rng.choice(state.legal_actions())))
-    return state.render_rgb()
+    return state
 
 
 def save_png(path: Path, image: np.ndarray) -> None:
@@ -156,7 +165,11 @@ def main(argv=None) -> int:
         path.parent.mkdir(exist_ok=True)
         path.write_text(text)
         (DOCS / "images").mkdir(exist_ok=True)
-        save_png(DOCS / "images" / f"{name}.png", picture(name))
+        state = played(name)
+        save_png(DOCS / "images" / f"{name}.png", state.render_rgb())
+        (DOCS / "images" / f"{name}.svg").write_text(state.render_svg(theme="light"))
+        (DOCS / "images" / f"{name}-dark.svg").write_text(state.render_svg(theme="dark"))
+        (DOCS / "images" / f"{name}-game.svg").write_text(state.animate_svg(seconds_per_frame=0.8))
         game = make_game(name)
         for k, (_, rgb, alpha) in enumerate(game.state_class.tints):
             save_png(DOCS / "images" / f"{name}-tint-{k}.png", tint_swatch(game, rgb, alpha))

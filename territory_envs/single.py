@@ -22,7 +22,7 @@ of this env:
 * ``illegal_action``: ``"lose"`` (default: the episode ends with reward -1 and an
   ``IllegalActionWarning``, as PettingZoo's classic envs do) or ``"raise"`` (an
   ``IllegalActionError``, nothing changes: for debugging);
-* ``render_mode``: ``"ansi"``, ``"rgb_array"`` or ``"human"``.
+* ``render_mode``: ``"ansi"``, ``"rgb_array"``, ``"svg"`` (an SVG document, a ``str``) or ``"human"``.
 
 The opponent's moves are made inside ``step``, after the agent's, until the agent is to move again
 or the game is over, so the agent's final reward (a loss included) belongs to its own transition.
@@ -112,7 +112,7 @@ def make_opponent(opponent, seed: int | None = None):
 
 
 class SingleAgentEnv(gymnasium.Env):
-    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 2}
+    metadata = {"render_modes": ["human", "ansi", "rgb_array", "svg"], "render_fps": 2}
 
     def __init__(self, game: str, opponent="random", seat="alternate", obs_dtype: str = "int8",
                  illegal_action: str = DEFAULT_ILLEGAL_ACTION, render_mode: str | None = None, **options):
@@ -183,6 +183,8 @@ class SingleAgentEnv(gymnasium.Env):
             return None
         if self.render_mode == "rgb_array":
             return self.state.render_rgb()
+        if self.render_mode == "svg":
+            return self.state.render_svg()
         text = self.state.render_ansi()
         if self.render_mode == "human":
             print(text)

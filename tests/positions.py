@@ -97,3 +97,14 @@ def replay(game_name, moves, **options):
     for move in moves:
         state.apply(state.game.notation_to_action(move))
     return state
+
+
+def random_game(game, moves, seed=0):
+    """A state of ``game`` after up to ``moves`` seeded random legal actions."""
+    state = game.new_state()
+    rng = np.random.default_rng(seed)
+    for _ in range(moves):
+        if state.terminal:
+            break
+        state.apply(int(rng.choice(state.legal_actions())))
+    return state

@@ -15,6 +15,7 @@ from pettingzoo.test import parallel_api_test, parallel_seed_test, state_test
 import territory_envs
 from territory_envs import IllegalActionError, IllegalActionWarning, make, make_game, read_record, state_from_dict, write_record
 from territory_envs.vector import make_vec
+from tests.positions import random_game
 
 SMALL = {"lin": {"board_size": 5, "line_length": 3}, "linage": {"board_size": 5},
          "lifeline": {"board_size": 3}, "asli": {"board_size": 5}}
@@ -23,13 +24,7 @@ GAMES = list(SMALL)
 
 def played(name, moves=6, seed=0, **options):
     """A state of ``name`` after up to ``moves`` random legal actions."""
-    state = make_game(name, **{**SMALL[name], **options}).new_state()
-    rng = np.random.default_rng(seed)
-    for _ in range(moves):
-        if state.terminal:
-            break
-        state.apply(int(rng.choice(state.legal_actions())))
-    return state
+    return random_game(make_game(name, **{**SMALL[name], **options}), moves, seed)
 
 
 def finished(name, seed=0):

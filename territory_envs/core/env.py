@@ -42,7 +42,7 @@ PLAYER = {"player_0": 0, "player_1": 1}
 
 class TerritoryEnv(AECEnv):
     game_class: type[Game] = None
-    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "is_parallelizable": False,
+    metadata = {"render_modes": ["human", "ansi", "rgb_array", "svg"], "is_parallelizable": False,
                 "render_fps": 2}
 
     def __init__(self, render_mode: str | None = None, illegal_action: str = DEFAULT_ILLEGAL_ACTION,
@@ -214,7 +214,7 @@ class TerritoryEnv(AECEnv):
         if self.render_mode is None:
             import gymnasium
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi', "
-                                  "'rgb_array' or 'human' to the env")
+                                  "'rgb_array', 'svg' or 'human' to the env")
             return None
         if self.game_state is None:
             raise RuntimeError("render() called before reset()")
@@ -222,6 +222,8 @@ class TerritoryEnv(AECEnv):
             return self.game_state.render_ansi()
         if self.render_mode == "rgb_array":
             return self.game_state.render_rgb(overlays=self.render_overlays)
+        if self.render_mode == "svg":
+            return self.game_state.render_svg(overlays=self.render_overlays)
         from .render import show_human
         show_human(self.game_state.render_ansi())
         return None

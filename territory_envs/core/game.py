@@ -554,10 +554,59 @@ class GameState(ABC):
 
     def render_rgb(self, overlays: bool = True, cell_px: int | None = None) -> np.ndarray:
         from .render import render_rgb
-        last = self.history[-1] if self.history and self.history[-1] < self.game.num_cells else -1
         return render_rgb(self.game.geometry.kind, *self.game.geometry.shape, self.game.geometry.on_board,
-                          self._display_board(), overlays=self.overlays() if overlays else (), last_move=last,
+                          self._display_board(), overlays=self.overlays() if overlays else (), last_move=self._last_cell(),
                           cell_px=cell_px)
+
+    def _last_cell(self) -> int:
+        """The cell of the last move, or -1 (no move yet, or a pass, a swap)."""
+        return self.history[-1] if self.history and self.history[-1] < self.game.num_cells else -1
+
+    def render_svg(self, theme: str = "light", overlays: bool = True, legend: bool = True,
+                   cell_px: float | None = None, coords: bool = True) -> str:
+        """The position as an SVG document: coordinates, tints (``overlays``) with their ``legend``,
+        the stones, the last move, the header and the score; ``theme`` ``"light"`` or ``"dark"``."""
+        from .svg import render_svg
+        geometry = self.game.geometry
+        return render_svg(geometry.kind, *geometry.shape, geometry.on_board, self._display_board(),
+                          overlays=self.overlays() if overlays else (), last_move=self._last_cell(),
+                          cell_px=cell_px, coords=coords, theme=theme, caption=(self._header(), self._footer()),
+                          legend=self.tints if overlays and legend else (), title=self._header())
+
+    def _repr_svg_(self) -> str:
+        """Jupyter shows a state as its picture."""
+        return self.render_svg()
+
+    def positions(self) -> list["GameState"]:
+        """Every position of the game from its start to this one (``len(history) + 1`` states)."""
+        state = self.game.new_state(swap_sides=bool(self.start_flip()))
+        out = [state.clone()]
+        for action in self.history:
+            state.apply(action)
+            out.append(state.clone())
+        return out
+
+    def animate_svg(self, seconds_per_frame: float = 0.6, theme: str = "light", overlays: bool = True,
+                    cell_px: float | None = None) -> str:
+        """The whole game so far as one looping animated SVG, a frame per position."""
+        from .svg import animate_svg
+        geometry = self.game.geometry
+        frames = [(s._display_board(), s.overlays() if overlays else (), s._last_cell(), (s._header(), s._footer()))
+                  for s in self.positions()]
+        return animate_svg(geometry.kind, *geometry.shape, geometry.on_board, frames,
+                           seconds_per_frame=seconds_per_frame, cell_px=cell_px, theme=theme,
+                           legend=self.tints if overlays else (), title=f"{self.game.describe()}: {len(frames) - 1} moves")
+
+    def save_gif(self, path, seconds_per_frame: float = 0.6, overlays: bool = True, cell_px: int | None = None) -> None:
+        """The whole game so far as an animated GIF of the numpy pictures (needs Pillow)."""
+        try:
+            from PIL import Image
+        except ImportError as err:
+            raise ImportError("save_gif needs Pillow: pip install pillow (animate_svg needs nothing)") from err
+        if seconds_per_frame <= 0:
+            raise ValueError(f"save_gif: seconds_per_frame must be > 0, got {seconds_per_frame!r}")
+        frames = [Image.fromarray(s.render_rgb(overlays=overlays, cell_px=cell_px)) for s in self.positions()]
+        frames[0].save(path, save_all=True, append_images=frames[1:], duration=int(seconds_per_frame * 1000), loop=0)
 
     def _display_board(self) -> np.ndarray:
         """Stone codes for pictures: 1 first side, 2 second side, 3 neutral."""
