@@ -15,6 +15,7 @@ _clear_stale_cache(_os.path.dirname(_os.path.abspath(__file__)))  # before any k
 
 from .core.declaration import GameDeclaration
 from .core.game import Game, GameState, IllegalActionError, IllegalActionWarning
+from .core.exports import write_jsonl, write_sgf
 from .core.records import read_record, write_record
 from .games import asli, lifeline, lin, linage
 from .registry import game_names, make, make_game, make_parallel, register_game, registry, unregister_game
@@ -36,7 +37,7 @@ def state_from_json(text: str, reachable: bool = True) -> GameState:
 
 
 __all__ = ["Game", "GameState", "IllegalActionError", "IllegalActionWarning", "make", "make_parallel", "make_game", "game_names", "registry",
-           "read_record", "write_record", "state_from_dict", "state_from_json", "SingleAgentEnv", "gym_ids",
+           "read_record", "write_record", "write_sgf", "write_jsonl", "state_from_dict", "state_from_json", "SingleAgentEnv", "gym_ids",
            "GameDeclaration", "register_game", "unregister_game"]
 
 
