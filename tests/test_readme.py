@@ -22,6 +22,7 @@ BIN = Path(sys.executable).parent
 # the commands not run here, and why
 NOT_RUN = {
     ".venv/bin/python -m pytest": "the test command itself: .ci/run runs it as the README writes it",
+    "agents.web --port": "serves until stopped: tests/test_web.py starts the same server and plays on it",
     "--ray-address auto": "needs a running Ray cluster: tests/test_ray_selfplay.py trains on a two-node cluster in "
                           "CI's RLlib environment",
 }

@@ -563,15 +563,20 @@ class GameState(ABC):
         return self.history[-1] if self.history and self.history[-1] < self.game.num_cells else -1
 
     def render_svg(self, theme: str = "light", overlays: bool = True, legend: bool = True,
-                   cell_px: float | None = None, coords: bool = True) -> str:
+                   cell_px: float | None = None, coords: bool = True, legal: bool = False, hint: int = -1,
+                   clickable: bool = False) -> str:
         """The position as an SVG document: coordinates, tints (``overlays``) with their ``legend``,
-        the stones, the last move, the header and the score; ``theme`` ``"light"`` or ``"dark"``."""
+        the stones, the last move, the header and the score; ``theme`` ``"light"`` or ``"dark"``.
+        For a page people play on: ``legal`` rings the cells the mover may take, ``hint`` rings one
+        cell, ``clickable`` puts a ``class="hit"`` shape with ``data-cell`` over every cell."""
         from .svg import render_svg
         geometry = self.game.geometry
+        legal_cells = self.legal_mask()[:self.game.num_cells] if legal else None
         return render_svg(geometry.kind, *geometry.shape, geometry.on_board, self._display_board(),
                           overlays=self.overlays() if overlays else (), last_move=self._last_cell(),
                           cell_px=cell_px, coords=coords, theme=theme, caption=(self._header(), self._footer()),
-                          legend=self.tints if overlays and legend else (), title=self._header())
+                          legend=self.tints if overlays and legend else (), title=self._header(),
+                          legal=legal_cells, hint=hint, clickable=clickable)
 
     def _repr_svg_(self) -> str:
         """Jupyter shows a state as its picture."""

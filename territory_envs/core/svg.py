@@ -215,14 +215,17 @@ def _document(layout: _Layout, body: list[str], caption_height: float, caption_w
 
 def render_svg(kind: str, H: int, W: int, on_board, stones, *, overlays=(), last_move: int = -1,
                cell_px: float | None = None, coords: bool = True, theme: str = "light", caption=(),
-               legend=(), title: str = "") -> str:
+               legend=(), title: str = "", legal=None, hint: int = -1, clickable: bool = False) -> str:
     """The position as an SVG document (a ``str``).
 
     ``stones``: 0 empty, 1 black, 2 white, anything else a neutral stone. ``overlays``:
     ``(mask, (r, g, b), alpha)`` tints under the stones, as :func:`render.render_rgb` takes them;
     ``legend``: ``(name, (r, g, b), alpha)`` swatches under the board (a game's ``tints``);
     ``caption``: lines of text under the board (the header and the score); ``theme``: ``"light"``
-    or ``"dark"``.
+    or ``"dark"``. For a page people play on: ``legal`` (a mask over the cells) marks the legal
+    cells with small rings (``class="legal"``), ``hint`` rings one cell (``class="hint"``), and
+    ``clickable`` lays a transparent ``class="hit"`` shape with ``data-cell`` and ``data-name`` over
+    every cell, on top, to catch clicks.
     """
     colours = _check(kind, theme)
     H, W = int(H), int(W)
@@ -232,7 +235,27 @@ def render_svg(kind: str, H: int, W: int, on_board, stones, *, overlays=(), last
     layout = _Layout(kind, H, W, on, float(cell_px or default_cell_px(H, W)), bool(coords))
     caption_elements, caption_height, caption_width = _caption(layout, colours, caption, legend)
     body = _board(layout, colours) + _position(layout, colours, st, overlays, int(last_move)) + caption_elements
+    body += _play_marks(layout, colours, legal, int(hint), bool(clickable))
     return _document(layout, body, caption_height, caption_width, title)
+
+
+def _play_marks(layout: _Layout, colours: dict, legal, hint: int, clickable: bool) -> list[str]:
+    out = []
+    n, on = layout.on.size, layout.on
+    if legal is not None:
+        for k in np.flatnonzero(_flat(legal, n, bool, "legal") & on):
+            out.append(f'<circle class="legal" data-cell="{k}" cx="{_f(layout.cx[k])}" cy="{_f(layout.cy[k])}" '
+                       f'r="{_f(0.12 * layout.cp)}" fill="none" stroke="{colours["label"]}" stroke-opacity="0.55" '
+                       f'stroke-width="{_f(max(1.0, layout.cp / 36))}"/>')
+    if 0 <= hint < n and on[hint]:
+        out.append(f'<circle class="hint" data-cell="{hint}" data-name="{layout.name(hint)}" cx="{_f(layout.cx[hint])}" '
+                   f'cy="{_f(layout.cy[hint])}" r="{_f(layout.stone_r * 0.8)}" fill="none" stroke="#1e90ff" '
+                   f'stroke-width="{_f(max(2.0, layout.cp / 14))}"/>')
+    if clickable:
+        for k in np.flatnonzero(on):
+            out.append(layout.cell_shape(k, f'class="hit" data-cell="{k}" data-name="{layout.name(k)}" '
+                                            f'fill="#000000" fill-opacity="0" style="cursor:pointer"'))
+    return out
 
 
 def animate_svg(kind: str, H: int, W: int, on_board, frames, *, seconds_per_frame: float = 0.6,
