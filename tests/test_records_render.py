@@ -202,3 +202,21 @@ def test_cell_text_writes_in_the_cells_and_is_checked():
     assert (labelled != plain).any()
     with pytest.raises(ValueError, match="cell_text"):
         render_rgb("square", 5, 5, geo.on_board, np.zeros(25, np.int8), cell_text=names[:3])
+
+
+def test_labels_use_a_real_font_where_pillow_is_installed_and_the_bitmap_font_otherwise(monkeypatch):
+    pytest.importorskip("PIL")
+    from territory_envs.core import render
+    alpha = render._font_alpha("a9", 2)
+    assert alpha is not None and ((alpha > 0.05) & (alpha < 0.95)).any()  # antialiased edges
+    board = (np.ones(25, bool), np.zeros(25, np.int8))
+    render._GEO_CACHE.clear()
+    with_font = render.render_rgb("square", 5, 5, *board, cell_px=40)
+    monkeypatch.setattr(render, "_font_alpha", lambda text, scale: None)  # as where Pillow is missing
+    render._GEO_CACHE.clear()
+    with_bitmap = render.render_rgb("square", 5, 5, *board, cell_px=40)
+    render._GEO_CACHE.clear()
+    assert with_font.shape == with_bitmap.shape
+    differs = (with_font != with_bitmap).any(axis=2)
+    margin = 12  # the labels are in the margin; the board inside is the same picture
+    assert differs[:margin].any() and not differs[margin + 8:-margin - 8, margin + 8:-margin - 8].any()

@@ -12,7 +12,8 @@ row is 1). Hex boards use the letters and numbers of their embedding grid.
 Stone values: 0 empty, 1 black (first side), 2 white (second side), anything else a neutral stone.
 
 Pictures are built from a cached per-geometry background (wood, grid or hexagons, star points and
-coordinate labels in the notation's lower-case letters, drawn with a built-in 3x5 bitmap font) and per-cell sprites; a call only copies
+coordinate labels in the notation's lower-case letters, drawn with Pillow's scalable font where
+Pillow is installed, else with a built-in 3x5 bitmap font) and per-cell sprites; a call only copies
 the background, tints the overlay cells and blends the stone sprites, all as vectorised numpy
 (a 19x19 board at ``cell_px=32`` takes about a millisecond or two).
 """
@@ -194,7 +195,34 @@ def _text_size(text: str, scale: int) -> tuple[int, int]:
     return 5 * scale, (4 * len(text) - 1) * scale
 
 
+def _font_alpha(text: str, scale: int):
+    """Coverage (0..1) of ``text`` drawn with Pillow's scalable default font, about as tall as the
+    bitmap font at ``scale``; ``None`` where Pillow (with FreeType) is not installed."""
+    try:
+        from PIL import Image, ImageDraw, ImageFont
+        font = ImageFont.load_default(size=max(8, int(round(6.5 * scale))))
+    except (ImportError, OSError, TypeError, ValueError):  # no Pillow, or one without scalable fonts
+        return None
+    left, _, right, _ = font.getbbox(text)
+    _, top, _, bottom = font.getbbox("0bdfg")  # one height for every label: their baselines line up
+    canvas = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(canvas).text((-left, -top), text, fill=255, font=font)
+    return np.asarray(canvas, dtype=np.float32) / 255.0
+
+
 def _draw_text(img: np.ndarray, text: str, cx: float, cy: float, scale: int, color) -> None:
+    """``text`` centred at ``(cx, cy)``: with a real font where Pillow is installed (antialiased),
+    else with the built-in 3x5 bitmap font."""
+    alpha = _font_alpha(text, scale)
+    if alpha is not None:
+        h, w = alpha.shape
+        y0, x0 = int(round(cy - h / 2.0)), int(round(cx - w / 2.0))
+        if y0 < 0 or x0 < 0 or y0 + h > img.shape[0] or x0 + w > img.shape[1]:
+            return
+        region = img[y0:y0 + h, x0:x0 + w]
+        a = alpha[..., None]
+        region[...] = region * (1 - a) + np.asarray(color, dtype=np.float32) * a
+        return
     m = _text_mask(text, scale)
     h, w = m.shape
     y0 = int(round(cy - h / 2.0))
