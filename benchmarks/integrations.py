@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import importlib.metadata
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -73,17 +72,15 @@ def main(argv=None) -> None:
     unknown = [g for g in games if g not in SMALL]
     if unknown:
         raise SystemExit(f"--games: unknown {unknown}; expected some of {sorted(SMALL)}")
-    print(f"| library | game | options | moves of training | minutes | mean return vs random | a random policy's |")
-    print("|---|---|---|---|---|---|---|")
+    print("| library | game | options | moves of training | mean return vs random | a random policy's |")
+    print("|---|---|---|---|---|---|")
     for library in [name.strip() for name in args.libraries.split(",") if name.strip()]:
         for game in games:
-            start = time.perf_counter()
             policy = trained_policy(library, game, args.steps, args.seed)
-            minutes = (time.perf_counter() - start) / 60
             score = mean_return(policy, game, args.episodes, seed=args.seed + 1, **SMALL[game])
             baseline = mean_return(random_policy(args.seed), game, args.episodes, seed=args.seed + 1, **SMALL[game])
             board = ", ".join(f"{key}={value}" for key, value in SMALL[game].items())
-            print(f"| {library} {version(library)} | {game} | {board} | {args.steps:,} | {minutes:.1f} | "
+            print(f"| {library} {version(library)} | {game} | {board} | {args.steps:,} | "
                   f"{score:+.2f} | {baseline:+.2f} |", flush=True)
 
 
