@@ -192,7 +192,9 @@ class Table:
         shown = state if self.replay_index is None else state.positions()[self.replay_index]
         live = self.replay_index is None and not self._over()
         people_turn = live and self.players[state.current_player] == HUMAN
-        svg = shown.render_svg(legal=people_turn, clickable=people_turn, hint=self.hint_cell if live else -1)
+        cell_px = max(28, min(60, 480 // max(game.geometry.shape)))  # boards about 480 pixels across
+        svg = shown.render_svg(legal=people_turn, clickable=people_turn, hint=self.hint_cell if live else -1,
+                               cell_px=cell_px)
         specials = [game.action_to_notation(a) for a in state.legal_actions() if a >= game.num_cells] if people_turn else []
         status = self._status()
         return {"svg": svg, "message": self.message, "status": status, "specials": specials, "over": self._over(),

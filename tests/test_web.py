@@ -115,7 +115,7 @@ def _browser():
     from selenium.webdriver.chrome.service import Service
     options = webdriver.ChromeOptions()
     options.binary_location = browser
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,900", "--disable-dev-shm-usage"):
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1000,760", "--disable-dev-shm-usage"):
         options.add_argument(flag)
     return webdriver.Chrome(service=Service(driver_path), options=options)
 
@@ -161,6 +161,8 @@ def test_a_person_plays_a_whole_game_by_clicking_in_a_real_browser(server):
         driver.find_element(By.ID, "back").click()
         wait.until(lambda d: "position" in d.find_element(By.ID, "position").text)
         driver.find_element(By.ID, "last").click()
+        wait.until(lambda d: "position" in d.find_element(By.ID, "position").text)
+        driver.execute_script("window.scrollTo(0, 0)")
         driver.save_screenshot(str(ROOT / "docs" / "images" / "web-board.png"))
     finally:
         driver.quit()
