@@ -84,17 +84,35 @@ def test_tints_cover_the_cells_of_the_games_overlays():
     assert not [e for e in ET.fromstring(state.render_svg(overlays=False)) if e.get("data-tint") is not None]
 
 
+def visible_at(group, frame: int, count: int) -> bool:
+    """Whether an animated element is shown at ``frame`` by its discrete animation's keyTimes."""
+    animate = group.find(f"{SVG}animate")
+    if animate is None:
+        return True
+    times = [float(t) for t in animate.get("keyTimes").split(";")]
+    values = animate.get("values").split(";")
+    now = frame / count + 1e-6  # keyTimes are written to 6 decimals
+    return [v for t, v in zip(times, values) if t <= now][-1] == "visible"
+
+
 @pytest.mark.parametrize("name", ["lin", "lifeline"])
-def test_animation_has_a_frame_per_position_with_its_stones(name):
+def test_animation_shows_each_positions_stones_at_its_frame(name):
     state = played(name, moves=10)
     root = ET.fromstring(state.animate_svg(seconds_per_frame=0.5))
-    frames = [g for g in root.iter(f"{SVG}g") if g.get("class") == "frame"]
     positions = state.positions()
-    assert len(frames) == len(state.history) + 1 == len(positions)
-    for frame, position in zip(frames, positions):
-        assert svg_stones(frame) == board_stones(position)
-        assert frame.find(f"{SVG}animate").get("calcMode") == "discrete"
-    assert positions[-1] == state and not positions[0].history
+    count = len(positions)
+    assert count == len(state.history) + 1 and positions[-1] == state and not positions[0].history
+    groups = [g for g in root.iter(f"{SVG}g") if g.get("class") == "shown"]
+    for frame, position in enumerate(positions):
+        shown = [g for g in groups if visible_at(g, frame, count)]
+        listed = [g for g in groups if str(frame) in g.get("data-frames").split()]
+        assert shown == listed
+        stones = {}
+        for g in shown:
+            stones.update(svg_stones(g))
+        assert stones == board_stones(position)
+    # a stone that stays put is one element, not one per frame
+    assert len([c for c in root.iter(f"{SVG}circle") if "stone" in (c.get("class") or "")]) <= 2 * len(state.history)
 
 
 def test_gif_of_a_game_where_pillow_is_installed(tmp_path):

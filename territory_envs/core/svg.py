@@ -263,8 +263,11 @@ def animate_svg(kind: str, H: int, W: int, on_board, frames, *, seconds_per_fram
                 title: str = "") -> str:
     """``frames``: ``(stones, overlays, last_move, caption)`` per position, shown in turn, looping.
 
-    Each frame is a ``<g class="frame">`` whose visibility a discrete SMIL animation switches on
-    for its slot of the loop; the board and the legend are drawn once."""
+    Each distinct element of the frames (a stone on a cell, a tint, a caption line) is written once,
+    in a ``<g class="shown">`` whose ``data-frames`` lists the frames it is in and whose visibility a
+    discrete SMIL animation switches at those frames' slots of the loop; the board and the legend
+    are drawn once. A stone that stays put costs one element, so a game's animation grows with its
+    moves, not with moves times stones."""
     colours = _check(kind, theme)
     if seconds_per_frame <= 0:
         raise ValueError(f"animate_svg: seconds_per_frame must be > 0, got {seconds_per_frame!r}")
@@ -278,24 +281,29 @@ def animate_svg(kind: str, H: int, W: int, on_board, frames, *, seconds_per_fram
     count = len(frames)
     lines = max(len([line for line in frame[3] if line]) for frame in frames)  # the captions' rows
     legend_elements, caption_height, caption_width = _caption(layout, colours, (), legend, skip=lines)
-    body = _board(layout, colours) + legend_elements
-    total = count * seconds_per_frame
+    presence: dict[str, list[int]] = {}  # element -> the frames it is in (dicts keep the drawing order)
     for index, (stones, overlays, last_move, caption) in enumerate(frames):
         st = _flat(stones, n, np.int64, "stones")
-        start, end = index / count, (index + 1) / count
-        if count == 1:
-            values, times = "visible", "0"
-        elif index == 0:
-            values, times = "visible;hidden", f"0;{end:.6f}"
-        elif index == count - 1:
-            values, times = "hidden;visible", f"0;{start:.6f}"
-        else:
-            values, times = "hidden;visible;hidden", f"0;{start:.6f};{end:.6f}"
         captions, _, width = _caption(layout, colours, caption, ())
         caption_width = max(caption_width, width)
-        body.append(f'<g class="frame" data-frame="{index}" visibility="{"visible" if index == 0 else "hidden"}">')
-        body.append(f'<animate attributeName="visibility" calcMode="discrete" dur="{_f(total)}s" '
-                    f'repeatCount="indefinite" values="{values}" keyTimes="{times}"/>')
-        body += _position(layout, colours, st, overlays, int(last_move)) + captions
-        body.append("</g>")
+        for element in _position(layout, colours, st, overlays, int(last_move)) + captions:
+            presence.setdefault(element, []).append(index)
+    body = _board(layout, colours) + legend_elements
+    total = _f(count * seconds_per_frame)
+    for element, shown in presence.items():
+        listed = " ".join(map(str, shown))
+        if len(shown) == count:
+            body.append(f'<g class="shown" data-frames="{listed}">{element}</g>')
+            continue
+        values, times, previous, inside = [], [], None, set(shown)
+        for index in range(count):  # the frames where the element appears or goes
+            now = "visible" if index in inside else "hidden"
+            if now != previous:
+                values.append(now)
+                times.append(f"{index / count:.6f}".rstrip("0").rstrip(".") or "0")
+                previous = now
+        body.append(f'<g class="shown" data-frames="{listed}" visibility="{values[0]}">'
+                    f'<animate attributeName="visibility" calcMode="discrete" dur="{total}s" '
+                    f'repeatCount="indefinite" values="{";".join(values)}" keyTimes="{";".join(times)}"/>'
+                    f'{element}</g>')
     return _document(layout, body, caption_height, caption_width, title)
