@@ -365,6 +365,12 @@ def test_a_short_run_is_evaluated_at_its_end(tmp_path):
     Trainer(tiny_config(iterations=1, eval_every=12), out).run(progress=False)
     assert evaluated_iterations(out) == [1]
     assert (out / "ckpt_00001.pt").is_file()
+    # its evaluation games are records, for the web board's replay: net and search, 2 games each
+    from territory_envs import read_record
+    records = sorted((out / "games").glob("ckpt_00001_*_vs_random_*.txt"))
+    assert [p.name for p in records] == [f"ckpt_00001_{kind}_vs_random_{i:02d}.txt" for kind in ("net", "search")
+                                         for i in range(2)]
+    assert all(read_record(p.read_text()).over for p in records)
 
 
 def test_evaluations_come_on_a_time_schedule_too(tmp_path):

@@ -195,6 +195,8 @@ class Trainer:
         checkpoint.save(path, self._network_data())
         results = {}
         kinds = [("net", 0), ("search", cfg.eval_simulations)] if cfg.eval_simulations else [("net", 0)]
+        games_dir = self.out / "games"
+        games_dir.mkdir(exist_ok=True)
         eval_seed = cfg.seed * 1_000_003 + self.iteration
         for kind, sims in kinds:
             me = AZAgent(path, sims=sims, seed=0)
@@ -207,6 +209,9 @@ class Trainer:
                     result = play_game(self.game, (me, opponent), swap_sides=bool(i % 2), seed=eval_seed + i // 2,
                                        opening=cfg.eval_opening)
                     score += 1.0 if result.winner == 0 else 0.5 if result.winner < 0 else 0.0
+                    # every evaluation game as a record, to replay (territory-web) or export
+                    name = f"{path.stem}_{kind}_vs_{spec.replace(':', '-').replace('/', '-')}_{i:02d}.txt"
+                    (games_dir / name).write_text(result.record)
                 low, high = wilson_interval(score, cfg.eval_games)
                 results[f"{kind}_vs_{spec}"] = {"score": score / cfg.eval_games, "low": low, "high": high,
                                                 "games": cfg.eval_games, "elo": elo(score / cfg.eval_games, cfg.eval_games)}
