@@ -43,7 +43,7 @@ from territory_envs import game_names, make_game, read_record, registry, write_r
 from territory_envs.core.game import IllegalActionError
 from territory_envs.core.options import excerpt
 
-from .play import _option_value
+from .play import _option_value, replay
 from .registry import make_agent
 
 PAGE = Path(__file__).with_name("web_page.html")
@@ -133,14 +133,13 @@ class Table:
 
     def undo(self) -> None:
         state = self._started()
-        history, movers = list(state.history), self._movers()
+        history = list(state.history)
+        _, movers = replay(state.game, history)
         people = [i for i, player in enumerate(movers) if self.players[player] == HUMAN]
         if not people:
             raise BadRequest("nothing to undo: no person has moved yet")
         cut = people[-1]
-        replayed = state.game.new_state()
-        for action in history[:cut]:
-            replayed.apply(action)
+        replayed, _ = replay(state.game, history[:cut])
         taken = [state.game.action_to_notation(a) for a in history[cut:]]
         for agent in self.players.values():
             if agent != HUMAN and hasattr(agent, "reset"):
@@ -239,15 +238,6 @@ class Table:
 
     def _fresh_view(self) -> None:
         self.resigned, self.replay_index, self.hint_cell = None, None, -1
-
-    def _movers(self) -> list[int]:
-        """The player who made each move of the history."""
-        state = self.state.game.new_state()
-        movers = []
-        for action in self.state.history:
-            movers.append(state.current_player)
-            state.apply(action)
-        return movers
 
     def _agents_move(self) -> None:
         state = self.state

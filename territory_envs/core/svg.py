@@ -18,7 +18,7 @@ from xml.sax.saxutils import escape
 import numpy as np
 
 from .geometry import column_letters
-from .render import default_cell_px
+from .render import _check_kind, _flat, default_cell_px
 
 __all__ = ["render_svg", "animate_svg", "THEMES"]
 
@@ -54,8 +54,7 @@ def _hex_colour(rgb) -> str:
 
 
 def _check(kind: str, theme: str) -> dict:
-    if kind not in ("square", "hex"):
-        raise ValueError(f"render_svg: kind must be 'square' or 'hex', got {kind!r}")
+    _check_kind(kind)
     if theme not in THEMES:
         raise ValueError(f"render_svg: theme must be one of {sorted(THEMES)}, got {theme!r}")
     return THEMES[theme]
@@ -196,13 +195,6 @@ def _caption(layout: _Layout, colours: dict, lines, legend, skip: int = 0) -> tu
     widest = max([x + 0.56 * size * len(line) for line in lines] +
                  [x + size * 1.5 + 0.56 * size * len(name) for name, _, _ in legend] + [0.0]) + x
     return out, (row * rows + size * 0.6) if rows else 0.0, widest
-
-
-def _flat(a, n: int, dtype, name: str) -> np.ndarray:
-    arr = np.asarray(a).reshape(-1)
-    if arr.size != n:
-        raise ValueError(f"render_svg: {name} has {arr.size} entries, expected H*W = {n}")
-    return arr.astype(dtype, copy=False)
 
 
 def _document(layout: _Layout, body: list[str], caption_height: float, caption_width: float, title: str) -> str:
