@@ -43,6 +43,8 @@ class TrainConfig:
     learning_rate: float = 1e-3
     weight_decay: float = 1e-4
     train_ratio: float = 4.0  # times each new position is drawn for learning, on average
+    ownership_weight: float = 1.0  # with net.aux_heads: the loss weight of the ownership target (mean over cells)
+    score_weight: float = 0.5  # with net.aux_heads: of the score-margin target (games with points)
     replay_capacity: int = 50_000
     eval_every: int = 50  # iterations between evaluations (and kept checkpoints); 0: never evaluate. With
     #                       eval_minutes, about one every 10 minutes on 2 cores: a twentieth of the time
@@ -86,10 +88,13 @@ class TrainConfig:
                           ("batch_size", 1), ("replay_capacity", 1), ("eval_every", 0), ("eval_games", 2), ("eval_opening", 0),
                           ("eval_simulations", 0)):
             number(name, getattr(self, name), low)
-        for name in ("minutes", "eval_minutes", "learning_rate", "weight_decay", "train_ratio"):
+        for name in ("minutes", "eval_minutes", "learning_rate", "weight_decay", "train_ratio", "ownership_weight",
+                     "score_weight"):
             number(name, getattr(self, name), 0, integer=False)
         for name, low in (("channels", 1), ("blocks", 0), ("value_hidden", 1)):
             number(f"net.{name}", getattr(self.net, name), low)
+        if not isinstance(self.net.aux_heads, bool):
+            raise ValueError(f"config: net.aux_heads={self.net.aux_heads!r}: must be true or false")
         sp = self.selfplay
         for name, low in (("games_in_flight", 0), ("full_simulations", 1), ("fast_simulations", 1),
                           ("temperature_moves", 0)):

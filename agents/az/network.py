@@ -7,6 +7,11 @@ convolutional, so a cell's logit sees the board around it), logits for the game'
 move, also from pooled features. Illegal actions get ``-inf`` before the softmax. Lifeline's hexhex
 board lives in its square grid; pooling averages over on-board cells only, and the on-board plane
 tells the convolutions where the edge is.
+
+With ``aux_heads`` the network also predicts, as KataGo does, who holds each cell at the game's end
+(a tanh per cell, from a 1x1 convolution) and the final score margin over the number of points
+(from the pooled features): auxiliary training targets (``agents.az.train``) that the search never
+reads.
 """
 from __future__ import annotations
 
@@ -23,6 +28,7 @@ class NetConfig:
     channels: int = 32
     blocks: int = 4
     value_hidden: int = 64
+    aux_heads: bool = False  # ownership and score-margin heads, trained as auxiliary targets
 
 
 class ResidualBlock(nn.Module):
@@ -39,7 +45,9 @@ class ResidualBlock(nn.Module):
 
 
 class PolicyValueNet(nn.Module):
-    """``forward(planes, mask) -> (logits (B, A), value (B,))`` for one game and its options."""
+    """``forward(planes, mask) -> (logits (B, A), value (B,))`` for one game and its options; with
+    ``aux=True`` (a network built with ``aux_heads``) also ``ownership (B, H*W)`` in ``[-1, 1]`` and
+    ``score (B,)``, both for the player to move."""
 
     def __init__(self, game, config: NetConfig = NetConfig()):
         super().__init__()
@@ -58,12 +66,16 @@ class PolicyValueNet(nn.Module):
         self.special_logits = nn.Linear(2 * ch, self.num_special) if self.num_special else None
         self.value_head = nn.Sequential(nn.Linear(2 * ch, config.value_hidden), nn.ReLU(),
                                         nn.Linear(config.value_hidden, 1), nn.Tanh())
+        if config.aux_heads:
+            self.ownership_head = nn.Sequential(nn.Conv2d(ch, 1, 1), nn.Tanh())
+            self.score_head = nn.Sequential(nn.Linear(2 * ch, config.value_hidden), nn.ReLU(),
+                                            nn.Linear(config.value_hidden, 1))
 
     def encode(self, planes: torch.Tensor) -> torch.Tensor:
         """int8 ``(B, H, W, C)`` -> float ``(B, C, H, W)`` scaled by each plane's range."""
         return (planes.float() * self.plane_scale).permute(0, 3, 1, 2).contiguous()
 
-    def forward(self, planes: torch.Tensor, mask: torch.Tensor | None = None):
+    def forward(self, planes: torch.Tensor, mask: torch.Tensor | None = None, aux: bool = False):
         x = self.tower(self.stem(self.encode(planes)))
         cells = self.cell_logits(x).flatten(1)  # (B, H*W)
         on = self.on_board
@@ -73,7 +85,12 @@ class PolicyValueNet(nn.Module):
         logits = torch.cat([cells, self.special_logits(pooled)], 1) if self.special_logits is not None else cells
         if mask is not None:
             logits = logits.masked_fill(mask == 0, float("-inf"))
-        return logits, self.value_head(pooled).squeeze(1)
+        value = self.value_head(pooled).squeeze(1)
+        if aux:
+            if not self.config.aux_heads:
+                raise ValueError("aux=True: this network has no auxiliary heads (NetConfig.aux_heads)")
+            return logits, value, self.ownership_head(x).flatten(1), self.score_head(pooled).squeeze(1)
+        return logits, value
 
     def describe(self) -> dict:
         return asdict(self.config)

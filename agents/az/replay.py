@@ -12,7 +12,7 @@ from territory_envs.core.symmetry import board_symmetries
 
 from .selfplay import Samples
 
-FIELDS = ("planes", "masks", "policies", "values")
+FIELDS = Samples.FIELDS
 
 
 class ReplayBuffer:
@@ -24,6 +24,8 @@ class ReplayBuffer:
         self.masks = np.zeros((capacity, a), np.int8)
         self.policies = np.zeros((capacity, a), np.float32)
         self.values = np.zeros(capacity, np.float32)
+        self.owners = np.zeros((capacity, h * w), np.int8)
+        self.margins = np.zeros(capacity, np.float32)
         self.size = 0
         self.next = 0  # where the next position goes
         self.added = 0  # positions ever added
@@ -47,7 +49,7 @@ class ReplayBuffer:
 
     def sample(self, batch_size: int, rng: np.random.Generator, augment: bool = True) -> Samples:
         idx = rng.integers(0, self.size, batch_size)
-        planes, masks, policies = self.planes[idx], self.masks[idx], self.policies[idx]
+        planes, masks, policies, owners = self.planes[idx], self.masks[idx], self.policies[idx], self.owners[idx]
         if augment and len(self.symmetries) > 1:
             which = rng.integers(0, len(self.symmetries), batch_size)
             h, w, c = planes.shape[1:]
@@ -57,10 +59,10 @@ class ReplayBuffer:
             moved = np.empty_like(planes.reshape(batch_size, n, c))
             moved[rows, perms] = planes.reshape(batch_size, n, c)
             planes = moved.reshape(planes.shape)
-            for arr in (masks, policies):
+            for arr in (masks, policies, owners):
                 cells = arr[:, :n].copy()
                 arr[rows, perms] = cells
-        return Samples(planes, masks, policies, self.values[idx].copy())
+        return Samples(planes, masks, policies, self.values[idx].copy(), owners, self.margins[idx].copy())
 
     def state(self) -> dict:
         """Arrays for a checkpoint (only the filled part)."""
@@ -72,5 +74,6 @@ class ReplayBuffer:
         if size > self.capacity:
             raise ValueError(f"replay buffer: {size} positions saved, more than its capacity {self.capacity}")
         for f in FIELDS:
-            getattr(self, f)[:size] = data[f]
+            if f in data:  # a run saved before the auxiliary targets existed has none: zeros
+                getattr(self, f)[:size] = data[f]
         self.size, self.next, self.added = size, int(data["next"]), int(data["added"])

@@ -6,7 +6,9 @@ training targets. Playout-cap randomisation (KataGo): a move gets the full searc
 ``full_fraction`` and becomes a training position, with noise at the root and its visit
 distribution as the policy target; the other moves get a cheap search without noise, only to play
 well enough, and are not recorded. Every recorded position's value target is the game's result for
-its mover (0 for a draw or a game cut at ``max_moves``).
+its mover (0 for a draw or a game cut at ``max_moves``); its auxiliary targets are who holds each
+cell when the game ended (``GameDeclaration.ownership``) and the final score margin over the number
+of points, both for its mover.
 """
 from __future__ import annotations
 
@@ -17,7 +19,9 @@ import numpy as np
 import torch
 
 from territory_envs.core.batch import SIT_OUT
+from territory_envs.core.compiled import game_at
 from territory_envs.core.declaration import declared
+from territory_envs.core.evaluation import RowPositions, positions_of
 from territory_envs.core.fields import FLIP, TERMINAL, WINNER
 from territory_envs.core.kernels import winner_player
 
@@ -50,23 +54,32 @@ class SelfPlayConfig:
 
 @dataclass
 class Samples:
-    """Training positions: the mover's planes and mask, the policy and value targets."""
+    """Training positions: the mover's planes and mask, the policy and value targets, and the
+    auxiliary targets (who holds each cell at the end, the final score margin), all for the mover."""
     planes: np.ndarray  # int8 (N, H, W, C)
     masks: np.ndarray  # int8 (N, A)
     policies: np.ndarray  # float32 (N, A)
     values: np.ndarray  # float32 (N,)
+    owners: np.ndarray  # int8 (N, H*W): +1 the mover holds the cell at the end, -1 the opponent, 0 nobody
+    margins: np.ndarray  # float32 (N,): the mover's final points minus the opponent's, over the points
+
+    FIELDS = ("planes", "masks", "policies", "values", "owners", "margins")
 
     def __len__(self) -> int:
         return len(self.values)
 
     @staticmethod
+    def empty(game) -> "Samples":
+        h, w, c = game.obs_shape
+        return Samples(np.zeros((0, h, w, c), np.int8), np.zeros((0, game.num_actions), np.int8),
+                       np.zeros((0, game.num_actions), np.float32), np.zeros(0, np.float32),
+                       np.zeros((0, h * w), np.int8), np.zeros(0, np.float32))
+
+    @staticmethod
     def concatenate(parts: list["Samples"], game) -> "Samples":
         if not parts:
-            h, w, c = game.obs_shape
-            return Samples(np.zeros((0, h, w, c), np.int8), np.zeros((0, game.num_actions), np.int8),
-                           np.zeros((0, game.num_actions), np.float32), np.zeros(0, np.float32))
-        return Samples(*(np.concatenate([getattr(p, f) for p in parts]) for f in
-                         ("planes", "masks", "policies", "values")))
+            return Samples.empty(game)
+        return Samples(*(np.concatenate([getattr(p, f) for p in parts]) for f in Samples.FIELDS))
 
 
 class _Game:
@@ -157,22 +170,31 @@ class SelfPlayWorker:
             root = g.root
             if g.full:
                 g.records.append((root.state.observation(root.player), root.state.legal_mask(),
-                                  self.search.policy(root, self.game.num_actions), root.player))
+                                  self.search.policy(root, self.game.num_actions), root.player,
+                                  root.state.to_move))
             temperature = cfg.temperature if root.state.move_number < self.temperature_moves else 0.0
             action = self.search.choose(root, g.rng, temperature)
             g.root = self.search.advance(root, action)
 
     def _targets(self, g: _Game) -> Samples:
-        return self._samples(g.records, g.root.state.returns())
+        state = g.root.state
+        scores = state.scores()
+        margin = 0.0 if scores is None else float(scores[0] - scores[1])
+        owners = self.game.declaration.cell_owners(positions_of(state), self.game)[0]
+        return self._samples(g.records, state.returns(), owners, margin)
 
-    def _samples(self, records: list, returns) -> Samples:
-        """A finished game's recorded positions ``(planes, mask, policy, player)`` with their value
-        targets: ``returns`` per player (zeros for a draw or a game cut at ``max_moves``)."""
+    def _samples(self, records: list, returns, owners: np.ndarray, margin: float) -> Samples:
+        """A finished game's recorded positions ``(planes, mask, policy, player, side)`` with their
+        targets: ``returns`` per player (zeros for a draw or a game cut at ``max_moves``), and the
+        end's ``owners`` and score ``margin`` as the first side sees them, turned to each mover's."""
         if not records:
-            return Samples.concatenate([], self.game)
-        planes, masks, policies, players = zip(*records)
+            return Samples.empty(self.game)
+        planes, masks, policies, players, sides = zip(*records)
+        sign = np.where(np.array(sides) == 0, 1, -1).astype(np.int8)
         return Samples(np.stack(planes), np.stack(masks), np.stack(policies),
-                       np.array([returns[p] for p in players], dtype=np.float32))
+                       np.array([returns[p] for p in players], dtype=np.float32),
+                       sign[:, None] * owners.astype(np.int8)[None, :],
+                       (sign * margin / self.game.geometry.num_points).astype(np.float32))
 
     # --- the compiled search ----------------------------------------------------------------------
     def _play_compiled(self, seeds: list) -> tuple[Samples, dict]:
@@ -230,13 +252,13 @@ class SelfPlayWorker:
             if not len(done):
                 continue
             policy, best = search.results(done)
-            players, moves = search.root_players(), search.root_moves()
+            players, moves, sides = search.root_players(), search.root_moves(), search.root_sides()
             actions[:] = SIT_OUT
             for b in done:
                 index, rng, records = slots[b]
                 if full[b]:
                     records.append((search.root_obs[b].copy(), search.root_mask[b].copy(),
-                                    policy[b].astype(np.float32), int(players[b])))
+                                    policy[b].astype(np.float32), int(players[b]), int(sides[b])))
                 actions[b] = best[b]
                 if cfg.search == "puct" and moves[b] < self.temperature_moves and cfg.temperature > 0:
                     weights = policy[b] ** (1.0 / cfg.temperature)
@@ -268,7 +290,10 @@ class SelfPlayWorker:
             player = winner_player(winner, int(s[FLIP]))
             returns[player], returns[1 - player] = 1.0, -1.0
         self._count(stats, int(search.rows.move_number[row]), terminal, winner)
-        return self._samples(records, returns)
+        game = self.game
+        first, second = game.compiled.final_scores(game_at(search.rows.arrays(), row), game.params)
+        owners = game.declaration.cell_owners(RowPositions(search.rows, [row]), game)[0]
+        return self._samples(records, returns, owners, first - second)
 
     @staticmethod
     def _count(stats: dict, moves: int, terminal: bool, winner: int) -> None:

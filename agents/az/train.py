@@ -50,6 +50,7 @@ class Trainer:
         self.optimizer = torch.optim.AdamW(self.net.parameters(), lr=config.learning_rate,
                                            weight_decay=config.weight_decay)
         self.buffer = ReplayBuffer(self.game, config.replay_capacity)
+        self.has_points = self.game.new_state().scores() is not None  # else no score-margin target
         self.rng = np.random.default_rng([config.seed, 1])  # batches and symmetries
         self.worker = SelfPlayWorker(self.game, config.net, config.selfplay, config.device)
         self.pool = None  # the self-play processes or Ray actors, started on first use when config.workers > 0
@@ -164,15 +165,27 @@ class Trainer:
             self.pool = None
 
     def learn_step(self) -> dict:
-        batch = self.buffer.sample(self.config.batch_size, self.rng)
+        cfg = self.config
+        batch = self.buffer.sample(cfg.batch_size, self.rng)
         self.net.train()
         planes, masks, target, values = (torch.from_numpy(a).to(self.device) for a in
                                          (batch.planes, batch.masks, batch.policies, batch.values))
-        logits, value = self.net(planes, masks)
+        aux = {}
+        if cfg.net.aux_heads:
+            logits, value, owners, score = self.net(planes, masks, aux=True)
+            on = self.net.on_board.flatten(1)  # (1, H*W): off-board cells of a hexhex grid own nothing
+            owner_target = torch.from_numpy(batch.owners).to(self.device).float()
+            aux["ownership_loss"] = (((owners - owner_target) ** 2) * on).sum(1).mean() / on.sum()
+            if self.has_points:
+                aux["score_loss"] = F.mse_loss(score, torch.from_numpy(batch.margins).to(self.device))
+        else:
+            logits, value = self.net(planes, masks)
         log_p = torch.log_softmax(logits, 1).masked_fill(masks == 0, 0.0)
         policy_loss = -(target * log_p).sum(1).mean()
         value_loss = F.mse_loss(value, values)
         loss = policy_loss + value_loss
+        if aux:
+            loss = loss + cfg.ownership_weight * aux["ownership_loss"] + cfg.score_weight * aux.get("score_loss", 0.0)
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()
         self.optimizer.step()
@@ -182,7 +195,7 @@ class Trainer:
             p = torch.softmax(logits, 1)
             entropy = -(p * log_p).sum(1).mean()
         return {"loss": loss.item(), "policy_loss": policy_loss.item(), "value_loss": value_loss.item(),
-                "policy_entropy": entropy.item()}
+                "policy_entropy": entropy.item(), **{k: v.item() for k, v in aux.items()}}
 
     # --- evaluation --------------------------------------------------------------------------------
     def evaluate(self) -> dict:
@@ -350,7 +363,7 @@ def plot_curves(metrics_path, png_path, config: TrainConfig | None = None) -> bo
     minutes = [r["elapsed"] / 60 for r in rows]
     fig = Figure(figsize=(11, 4))
     left, right = fig.subplots(1, 2)
-    for key in ("loss", "policy_loss", "value_loss"):
+    for key in ("loss", "policy_loss", "value_loss", "ownership_loss", "score_loss"):
         points = [(m, r[key]) for m, r in zip(minutes, rows) if key in r]
         if points:
             left.plot(*zip(*points), label=key)
@@ -453,6 +466,9 @@ def build_parser() -> argparse.ArgumentParser:
                         f"get {sp.fast_simulations})")
     p.add_argument("--channels", type=int, metavar="N", help=f"the network's channels (default: {net.channels})")
     p.add_argument("--blocks", type=int, metavar="N", help=f"the network's residual blocks (default: {net.blocks})")
+    p.add_argument("--aux-heads", action="store_true", default=None,
+                   help="also train KataGo's ownership and score-margin heads as auxiliary targets "
+                        "(net.aux_heads; default: off, see BENCHMARKS.md for the ablation)")
     p.add_argument("--eval-every", type=int, metavar="ITERATIONS",
                    help=f"iterations between evaluations; 0: never evaluate (default: {d.eval_every})")
     p.add_argument("--eval-minutes", type=float, metavar="MINUTES",
@@ -500,6 +516,8 @@ def config_from_args(args) -> TrainConfig:
     for key in ("channels", "blocks"):
         if getattr(args, key) is not None:
             net[key] = getattr(args, key)
+    if args.aux_heads:
+        net["aux_heads"] = True
     data["net"] = net
     selfplay = dict(data.get("selfplay", {}))
     if args.simulations is not None:

@@ -544,6 +544,9 @@ class TreeSearch:
         s = self.rows.scalars[::self.nodes]
         return s[:, TO_MOVE] ^ s[:, FLIP]
 
+    def root_sides(self) -> np.ndarray:
+        return self.rows.scalars[::self.nodes, TO_MOVE]
+
     # --- the search --------------------------------------------------------------------------------
     def _table_index(self, budget: int) -> int:
         if budget not in self._tables:

@@ -35,6 +35,10 @@ class GameDeclaration:
       and ``scalars`` of ``k`` rows each, and each declared array under its name) for ``side``
       (int64 ``(k,)``), the player who just acted; ``opponent_to_act`` (bool ``(k,)``) says the
       other player moves next. Finished games are scored by the caller, not here;
+    * ``ownership``: ``ownership(positions, game)``, int8 ``(k, N)``: who holds each cell, +1 the
+      first side, -1 the second, 0 nobody, in the sense of the game's end (Lin's living domains,
+      Asli's territories and stones): the trainer's auxiliary ownership target, read at the end of
+      each self-play game (default: the stones, :func:`~.evaluation.stone_owners`);
     * ``version``: the env's version (``lin_v0``, ``territory_envs/Lin-v0``);
     * ``env_module``: the module with the game's PettingZoo env functions and docstring (default:
       the env is defined from ``game_class`` with ``env_doc``);
@@ -49,6 +53,7 @@ class GameDeclaration:
     game_class: type
     title: str
     evaluate: Callable
+    ownership: Callable | None = None
     version: int = 0
     env_module: str | None = None
     env_doc: str = ""
@@ -93,6 +98,11 @@ class GameDeclaration:
 
     def __setstate__(self, state):
         self.__dict__.update(state, _env=[])
+
+    def cell_owners(self, positions, game) -> np.ndarray:
+        """:attr:`ownership` of ``positions``, or their stones where the game declares none."""
+        from .evaluation import stone_owners
+        return (self.ownership or stone_owners)(positions, game)
 
     def board_symmetries(self, game) -> np.ndarray:
         if self.symmetries is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .kernels import colour_of, opponent_colour
+from .kernels import BLACK, WHITE, colour_of, opponent_colour
 
 
 class Positions:
@@ -30,6 +30,24 @@ class _OneState:
 def positions_of(state):
     """One state as one position of :class:`Positions`."""
     return _OneState(state)
+
+
+class RowPositions:
+    """Rows ``rows`` (an index array) of a batch's arrays as :class:`Positions` reads its first ``k``
+    (a tree search's finished games among its node rows)."""
+
+    def __init__(self, source, rows):
+        self._source, self._rows = source, np.asarray(rows)
+
+    def __getattr__(self, name):
+        return getattr(self._source, name)[self._rows]
+
+
+def stone_owners(positions, game) -> np.ndarray:
+    """Who holds each cell by its stone: +1 the first side's stones, -1 the second's, 0 an empty
+    cell, int8 ``(k, N)``: the ownership of a game that declares none (``GameDeclaration.ownership``)."""
+    board = positions.board
+    return ((board == BLACK).astype(np.int8) - (board == WHITE).astype(np.int8))
 
 
 def margin(first, second, side) -> np.ndarray:

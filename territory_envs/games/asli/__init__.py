@@ -56,10 +56,10 @@ Where things are:
 * :mod:`.compiled`: the compiled interface the generic kernels call (the batched env, the playouts);
 * :mod:`.state`: :class:`AsliGame` and :class:`AsliState`.
 """
-from .state import AsliGame, AsliState, evaluate
+from .state import AsliGame, AsliState, evaluate, ownership
 from ...core.declaration import GameDeclaration
 
-GAME = GameDeclaration(AsliGame, "Asli", evaluate, env_module="territory_envs.asli_v0",
+GAME = GameDeclaration(AsliGame, "Asli", evaluate, ownership=ownership, env_module="territory_envs.asli_v0",
                        cold_seconds=(26, 43), picture_moves=24)
 
 __all__ = ["GAME", "AsliGame", "AsliState"]  # the public face; the kernels are imported from their modules

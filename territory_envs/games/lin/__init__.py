@@ -30,10 +30,10 @@ Where things are:
 * :mod:`.compiled`: the compiled interface the generic kernels call (the batched env, the playouts);
 * :mod:`.state`: :class:`LinGame` and :class:`LinState`.
 """
-from .state import LinGame, LinState, evaluate
+from .state import LinGame, LinState, evaluate, ownership
 from ...core.declaration import GameDeclaration
 
-GAME = GameDeclaration(LinGame, "Lin", evaluate, env_module="territory_envs.lin_v0",
+GAME = GameDeclaration(LinGame, "Lin", evaluate, ownership=ownership, env_module="territory_envs.lin_v0",
                        cold_seconds=(4, 9), picture_moves=24)
 
 __all__ = ["GAME", "LinGame", "LinState"]  # the public face; the kernels are imported from their modules

@@ -104,6 +104,13 @@ class LinState(GameState):
 LinGame.state_class = LinState
 
 
+def ownership(positions, game):
+    """Who holds each cell (``GameDeclaration.ownership``): +1 in living domains of Black only, -1
+    of White only, 0 in both or neither, as the score counts them."""
+    alive = positions.alive
+    return alive[:, 0].astype(np.int8) - alive[:, 1].astype(np.int8)
+
+
 def evaluate(positions, game, side, opponent_to_act):
     """The greedy evaluation (``GameDeclaration.evaluate``): the score margin, komi included
     (:func:`~territory_envs.games.lin.rules.lin_scores` over a batch of positions)."""

@@ -49,7 +49,7 @@ Where things are:
 * :mod:`.compiled`: the compiled interface the generic kernels call (the batched env, the playouts);
 * :mod:`.state`: :class:`LinageGame` and :class:`LinageState`.
 """
-from .state import LinageGame, LinageState, evaluate
+from .state import LinageGame, LinageState, evaluate, ownership
 from ...core.declaration import GameDeclaration
 from ...core.symmetry import square_axis_symmetries
 
@@ -60,7 +60,7 @@ def symmetries(game):
     return square_axis_symmetries(game.geometry.size)
 
 
-GAME = GameDeclaration(LinageGame, "Linage", evaluate, env_module="territory_envs.linage_v0", symmetries=symmetries,
+GAME = GameDeclaration(LinageGame, "Linage", evaluate, ownership=ownership, env_module="territory_envs.linage_v0", symmetries=symmetries,
                        cold_seconds=(12, 21), picture_moves=30)
 
 __all__ = ["GAME", "LinageGame", "LinageState"]  # the public face; the kernels are imported from their modules

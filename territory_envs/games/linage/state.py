@@ -123,6 +123,14 @@ class LinageState(GameState):
 LinageGame.state_class = LinageState
 
 
+def ownership(positions, game):
+    """Who holds each cell (``GameDeclaration.ownership``): +1 on the empty points of regions
+    Vertical owns, -1 of those Horizontal owns, 0 elsewhere (stones are neutral), as the score
+    counts them."""
+    kind = positions.kind
+    return (kind == VERTICAL_OWNS).astype(np.int8) - (kind == HORIZONTAL_OWNS).astype(np.int8)
+
+
 def evaluate(positions, game, side, opponent_to_act):
     """The greedy evaluation (``GameDeclaration.evaluate``): the score margin, komi included (early
     on every placement leaves it at 0 and the greedy choice is random)."""
