@@ -11,6 +11,10 @@ uniformly random moves shared by both (so that deterministic agents play varied 
 ``--workers`` processes (spawned, one torch and numba thread each, as the arena's: a forked child
 of a process that already ran torch or numba threads can abort). Prints A's score (wins + draws
 / 2) with its 95% Wilson interval and the Elo difference it means.
+
+A game's seeds and sides come from its index in the match alone, so ``--first N`` plays games ``N``
+to ``N + games - 1`` of the same match: ``--games 60`` then ``--first 60 --games 140`` are the 200
+games of ``--games 200``, and their points (the table's ``points`` column) add up.
 """
 from __future__ import annotations
 
@@ -33,14 +37,15 @@ def _play(task):
     return 1.0 if result.winner == 0 else 0.5 if result.winner < 0 else 0.0
 
 
-def match(game_name: str, a: str, b: str, games: int, opening: int, workers: int) -> dict:
-    tasks = [(game_name, a, b, i, opening) for i in range(games)]
+def match(game_name: str, a: str, b: str, games: int, opening: int, workers: int, first: int = 0) -> dict:
+    tasks = [(game_name, a, b, i, opening) for i in range(first, first + games)]
     with ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=start_worker, initargs=(1,)) as pool:
         scores = list(pool.map(_play, tasks))
     score = sum(scores)
     low, high = wilson_interval(score, games)
     rate = score / games
-    return {"a": a, "b": b, "games": games, "score": rate, "low": low, "high": high, "elo": elo(rate, games)}
+    return {"a": a, "b": b, "games": games, "points": score, "score": rate, "low": low, "high": high,
+            "elo": elo(rate, games)}
 
 
 def main() -> None:
@@ -50,14 +55,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--opening", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--first", type=int, default=0, help="index of the first game (default 0): extends a match")
     args = parser.parse_args()
-    print(f"{args.game}: {args.games} games per match, both sides equally, {args.opening} random opening moves\n")
-    print("| agent | opponent | score | 95% interval | Elo difference |")
-    print("|---|---|---|---|---|")
+    which = f"games {args.first}-{args.first + args.games - 1}" if args.first else f"{args.games} games"
+    print(f"{args.game}: {which} per match, both sides equally, {args.opening} random opening moves\n")
+    print("| agent | opponent | games | points | score | 95% interval | Elo difference |")
+    print("|---|---|---|---|---|---|---|")
     for pair in args.against:
         a, _, b = pair.partition(" vs ") if " vs " in pair else pair.rpartition("=")
-        r = match(args.game, a, b, args.games, args.opening, args.workers)
-        print(f"| `{a}` | `{b}` | {r['score']:.3f} | {r['low']:.3f}-{r['high']:.3f} | {r['elo']:+.0f} |", flush=True)
+        r = match(args.game, a, b, args.games, args.opening, args.workers, args.first)
+        print(f"| `{a}` | `{b}` | {r['games']} | {r['points']:g} | {r['score']:.3f} | {r['low']:.3f}-{r['high']:.3f} "
+              f"| {r['elo']:+.0f} |", flush=True)
 
 
 if __name__ == "__main__":
