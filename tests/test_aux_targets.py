@@ -116,6 +116,10 @@ def test_a_game_without_points_trains_ownership_only(tmp_path):
     trainer.run(progress=False)
     losses = trainer.learn_step()
     assert "ownership_loss" in losses and "score_loss" not in losses
+    # its checkpoint plays as any other (the search reads the policy and value only)
+    from agents import make_agent, play_game
+    result = play_game(trainer.game, (make_agent(f"az:{tmp_path / 'run'}:sims=4"), make_agent("random")), seed=0)
+    assert result.winner in (-1, 0, 1)
 
 
 def test_the_flag_and_the_setting_are_checked():
