@@ -122,10 +122,26 @@ def test_a_game_without_points_trains_ownership_only(tmp_path):
     assert result.winner in (-1, 0, 1)
 
 
+def test_the_heads_are_the_trainers_default_and_an_older_run_resumes_without_them(tmp_path):
+    def net_of(*argv):
+        return config_from_args(build_parser().parse_args(list(argv))).net
+    assert net_of("--game", "lin").aux_heads is True and net_of("--game", "lin", "--no-aux-heads").aux_heads is False
+    config = tmp_path / "mine.toml"
+    config.write_text("[net]\nchannels = 8\n")  # a table that names some settings keeps the others' defaults
+    assert net_of("--config", str(config)) == NetConfig(channels=8, aux_heads=True)
+    # a run folder whose config.toml was written before the heads existed (no aux_heads): resumed as it was
+    old = TrainConfig(game="lin", options=TINY["lin"], iterations=1, games_per_iteration=2, batch_size=16,
+                      eval_every=0, net=NetConfig(channels=8, blocks=1), selfplay=SELFPLAY, workers=0)
+    Trainer(old, tmp_path / "old").run(progress=False)
+    written = (tmp_path / "old" / "config.toml").read_text()
+    (tmp_path / "old" / "config.toml").write_text(written.replace("aux_heads = false\n", ""))
+    assert "aux_heads" not in (tmp_path / "old" / "config.toml").read_text()
+    resumed = config_from_args(build_parser().parse_args(["--resume", str(tmp_path / "old"), "--iterations", "2"]))
+    assert resumed.net.aux_heads is False
+    Trainer(resumed, tmp_path / "old", resume=True).run(progress=False)
+
+
 def test_the_flag_and_the_setting_are_checked():
-    args = build_parser().parse_args(["--game", "lin", "--aux-heads"])
-    assert config_from_args(args).net.aux_heads is True
-    assert config_from_args(build_parser().parse_args(["--game", "lin"])).net.aux_heads is False
     with pytest.raises(ValueError, match="net.aux_heads"):
         TrainConfig.from_dict({"net": {"aux_heads": "yes"}})
     with pytest.raises(ValueError, match="ownership_weight"):

@@ -54,7 +54,9 @@ class TrainConfig:
     eval_opponents: str = "random,greedy"
     eval_simulations: int = 32
     eval_opening: int = 2  # random moves that open each pair of evaluation games (one each side)
-    net: NetConfig = NetConfig()
+    # the trainer's network has the auxiliary heads unless told otherwise (BENCHMARKS.md: the ablation);
+    # a bare NetConfig, as checkpoints written before the heads existed read, has none
+    net: NetConfig = NetConfig(aux_heads=True)
     selfplay: SelfPlayConfig = SelfPlayConfig()
 
     def to_dict(self) -> dict:
@@ -67,8 +69,8 @@ class TrainConfig:
         if unknown:
             raise ValueError(f"config: unknown setting(s) {', '.join(sorted(unknown))}")
         try:
-            if "net" in data:
-                data["net"] = NetConfig(**data["net"])
+            if "net" in data:  # the settings it names over the trainer's default network
+                data["net"] = replace(TrainConfig.net, **data["net"])
             if "selfplay" in data:
                 data["selfplay"] = SelfPlayConfig(**data["selfplay"])
         except TypeError as err:

@@ -416,7 +416,8 @@ def _say_absent(ax, text: str) -> None:
 
 # --- the command ---------------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
-    d, net, sp = TrainConfig(), NetConfig(), SelfPlayConfig()
+    d, sp = TrainConfig(), SelfPlayConfig()
+    net = d.net
     p = argparse.ArgumentParser(
         prog="territory-train", description="AlphaZero self-play training on one game.",
         epilog="Settings come from the defaults, then --config or the resumed run's config.toml, then the flags.")
@@ -466,9 +467,10 @@ def build_parser() -> argparse.ArgumentParser:
                         f"get {sp.fast_simulations})")
     p.add_argument("--channels", type=int, metavar="N", help=f"the network's channels (default: {net.channels})")
     p.add_argument("--blocks", type=int, metavar="N", help=f"the network's residual blocks (default: {net.blocks})")
-    p.add_argument("--aux-heads", action="store_true", default=None,
-                   help="also train KataGo's ownership and score-margin heads as auxiliary targets "
-                        "(net.aux_heads; default: off, see BENCHMARKS.md for the ablation)")
+    p.add_argument("--aux-heads", action=argparse.BooleanOptionalAction, default=None,
+                   help=f"train KataGo's ownership and score-margin heads beside the policy and value, as "
+                        f"auxiliary targets (net.aux_heads; default: {'on' if net.aux_heads else 'off'}; "
+                        f"BENCHMARKS.md has the ablation)")
     p.add_argument("--eval-every", type=int, metavar="ITERATIONS",
                    help=f"iterations between evaluations; 0: never evaluate (default: {d.eval_every})")
     p.add_argument("--eval-minutes", type=float, metavar="MINUTES",
@@ -499,6 +501,7 @@ def config_from_args(args) -> TrainConfig:
     data = {}
     if args.resume:
         data = read_toml(Path(args.resume) / "config.toml")
+        data.setdefault("net", {}).setdefault("aux_heads", False)  # a run written before the heads existed has none
     if args.config:
         data.update(read_toml(args.config))
     flat = {"game": args.game, "minutes": args.minutes, "iterations": args.iterations, "seed": args.seed,
@@ -516,8 +519,8 @@ def config_from_args(args) -> TrainConfig:
     for key in ("channels", "blocks"):
         if getattr(args, key) is not None:
             net[key] = getattr(args, key)
-    if args.aux_heads:
-        net["aux_heads"] = True
+    if args.aux_heads is not None:
+        net["aux_heads"] = args.aux_heads
     data["net"] = net
     selfplay = dict(data.get("selfplay", {}))
     if args.simulations is not None:
