@@ -54,9 +54,9 @@ class TrainConfig:
     eval_opponents: str = "random,greedy"
     eval_simulations: int = 32
     eval_opening: int = 2  # random moves that open each pair of evaluation games (one each side)
-    # the trainer's network has the auxiliary heads unless told otherwise (BENCHMARKS.md: the ablation);
+    # net.aux_heads None: the auxiliary heads where they helped (heads_help, resolved by checked());
     # a bare NetConfig, as checkpoints written before the heads existed read, has none
-    net: NetConfig = NetConfig(aux_heads=True)
+    net: NetConfig = NetConfig(aux_heads=None)
     selfplay: SelfPlayConfig = SelfPlayConfig()
 
     def to_dict(self) -> dict:
@@ -95,7 +95,7 @@ class TrainConfig:
             number(name, getattr(self, name), 0, integer=False)
         for name, low in (("channels", 1), ("blocks", 0), ("value_hidden", 1)):
             number(f"net.{name}", getattr(self.net, name), low)
-        if not isinstance(self.net.aux_heads, bool):
+        if self.net.aux_heads is not None and not isinstance(self.net.aux_heads, bool):
             raise ValueError(f"config: net.aux_heads={self.net.aux_heads!r}: must be true or false")
         sp = self.selfplay
         for name, low in (("games_in_flight", 0), ("full_simulations", 1), ("fast_simulations", 1),
@@ -126,7 +126,8 @@ class TrainConfig:
         from ..registry import make_agent
         for spec in self.opponents():
             make_agent(spec)  # ValueError naming a bad spec
-        return replace(self, options={k: v for k, v in game.options.items() if k in self.options})
+        net = self.net if self.net.aux_heads is not None else replace(self.net, aux_heads=heads_help(game))
+        return replace(self, options={k: v for k, v in game.options.items() if k in self.options}, net=net)
 
     def opponents(self) -> list[str]:
         return [s.strip() for s in self.eval_opponents.split(",") if s.strip()]
@@ -143,6 +144,14 @@ class TrainConfig:
         if device.type == "cpu":
             return 32
         return max(1, self.workers) * games_in_flight(self.selfplay, device)
+
+
+def heads_help(game) -> bool:
+    """Whether the trainer gives ``game``'s network the auxiliary heads unless told: where the game
+    declares who holds each cell at its end (``GameDeclaration.ownership``: Lin, Linage, Asli). On
+    Lifeline, whose ownership is only its stones, the same 30 minutes with the heads lost to the
+    run without them (BENCHMARKS.md, the ablation)."""
+    return game.declaration.ownership is not None
 
 
 def read_toml(path) -> dict:

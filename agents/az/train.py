@@ -468,9 +468,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--channels", type=int, metavar="N", help=f"the network's channels (default: {net.channels})")
     p.add_argument("--blocks", type=int, metavar="N", help=f"the network's residual blocks (default: {net.blocks})")
     p.add_argument("--aux-heads", action=argparse.BooleanOptionalAction, default=None,
-                   help=f"train KataGo's ownership and score-margin heads beside the policy and value, as "
-                        f"auxiliary targets (net.aux_heads; default: {'on' if net.aux_heads else 'off'}; "
-                        f"BENCHMARKS.md has the ablation)")
+                   help="train KataGo's ownership and score-margin heads beside the policy and value, as "
+                        "auxiliary targets (net.aux_heads; default: on for the games that declare who holds each "
+                        "cell at the end, Lin, Linage and Asli, where the ablation of BENCHMARKS.md found them "
+                        "to help; off elsewhere)")
     p.add_argument("--eval-every", type=int, metavar="ITERATIONS",
                    help=f"iterations between evaluations; 0: never evaluate (default: {d.eval_every})")
     p.add_argument("--eval-minutes", type=float, metavar="MINUTES",
