@@ -126,8 +126,8 @@ def test_the_heads_are_the_trainers_default_and_an_older_run_resumes_without_the
     def net_of(*argv):
         return config_from_args(build_parser().parse_args(list(argv))).net
     assert net_of("--game", "lin").aux_heads is True and net_of("--game", "lin", "--no-aux-heads").aux_heads is False
-    # by default only where the game declares who holds each cell (Lifeline counts its stones: off)
-    assert [net_of("--game", name).aux_heads for name in ("linage", "asli", "lifeline")] == [True, True, False]
+    # by default only on the games with points
+    assert [net_of("--game", name).aux_heads for name in ("linage", "asli", "lifeline")] == [True, False, False]
     assert net_of("--game", "lifeline", "--aux-heads").aux_heads is True
     config = tmp_path / "mine.toml"
     config.write_text("[net]\nchannels = 8\n")  # a table that names some settings keeps the others' defaults

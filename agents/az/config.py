@@ -147,11 +147,11 @@ class TrainConfig:
 
 
 def heads_help(game) -> bool:
-    """Whether the trainer gives ``game``'s network the auxiliary heads unless told: where the game
-    declares who holds each cell at its end (``GameDeclaration.ownership``: Lin, Linage, Asli). On
-    Lifeline, whose ownership is only its stones, the same 30 minutes with the heads lost to the
-    run without them (BENCHMARKS.md, the ablation)."""
-    return game.declaration.ownership is not None
+    """Whether the trainer gives ``game``'s network the auxiliary heads unless told: on games with
+    points (Lin, Linage), whose result is counted from who holds the cells, so that both targets
+    speak of what decides the game. The ablation (BENCHMARKS.md) found them to help on Lin, to cost
+    strength with search on Lifeline and alone on Asli (games won by the last move)."""
+    return game.new_state().scores() is not None
 
 
 def read_toml(path) -> dict:

@@ -469,9 +469,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--blocks", type=int, metavar="N", help=f"the network's residual blocks (default: {net.blocks})")
     p.add_argument("--aux-heads", action=argparse.BooleanOptionalAction, default=None,
                    help="train KataGo's ownership and score-margin heads beside the policy and value, as "
-                        "auxiliary targets (net.aux_heads; default: on for the games that declare who holds each "
-                        "cell at the end, Lin, Linage and Asli, where the ablation of BENCHMARKS.md found them "
-                        "to help; off elsewhere)")
+                        "auxiliary targets (net.aux_heads; default: on for the games with points, Lin and Linage, "
+                        "off for the others, as the ablation of BENCHMARKS.md suggests)")
     p.add_argument("--eval-every", type=int, metavar="ITERATIONS",
                    help=f"iterations between evaluations; 0: never evaluate (default: {d.eval_every})")
     p.add_argument("--eval-minutes", type=float, metavar="MINUTES",
