@@ -149,8 +149,9 @@ class TrainConfig:
 def heads_help(game) -> bool:
     """Whether the trainer gives ``game``'s network the auxiliary heads unless told: on games with
     points (Lin, Linage), whose result is counted from who holds the cells, so that both targets
-    speak of what decides the game. The ablation (BENCHMARKS.md) found them to help on Lin, to cost
-    strength with search on Lifeline and alone on Asli (games won by the last move)."""
+    speak of what decides the game. The ablation (BENCHMARKS.md) found them to help on Lin, and no
+    gain on Lifeline and Asli (games won by the last move), where the run with them lost the
+    head-to-head with search (Lifeline) or alone (Asli)."""
     return game.new_state().scores() is not None
 
 
