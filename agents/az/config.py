@@ -152,6 +152,11 @@ def heads_help(game) -> bool:
     speak of what decides the game. The ablation (BENCHMARKS.md) found them to help on Lin, and no
     gain on Lifeline and Asli (games won by the last move), where the run with them lost the
     head-to-head with search (Lifeline) or alone (Asli)."""
+    return has_points(game)
+
+
+def has_points(game) -> bool:
+    """Whether ``game`` counts points (``GameState.scores``): only then is there a score-margin target."""
     return game.new_state().scores() is not None
 
 

@@ -29,7 +29,7 @@ import torch
 import torch.nn.functional as F
 
 from . import SEARCHES, checkpoint
-from .config import TrainConfig, read_toml, to_toml
+from .config import TrainConfig, has_points, read_toml, to_toml
 from .network import DEVICES, NetConfig, PolicyValueNet, pick_device
 from .replay import ReplayBuffer
 from .ray_pool import RaySelfPlay
@@ -50,7 +50,7 @@ class Trainer:
         self.optimizer = torch.optim.AdamW(self.net.parameters(), lr=config.learning_rate,
                                            weight_decay=config.weight_decay)
         self.buffer = ReplayBuffer(self.game, config.replay_capacity)
-        self.has_points = self.game.new_state().scores() is not None  # else no score-margin target
+        self.has_points = has_points(self.game)  # else no score-margin target
         self.rng = np.random.default_rng([config.seed, 1])  # batches and symmetries
         self.worker = SelfPlayWorker(self.game, config.net, config.selfplay, config.device)
         self.pool = None  # the self-play processes or Ray actors, started on first use when config.workers > 0
