@@ -21,7 +21,7 @@ import torch
 from territory_envs.core.batch import SIT_OUT
 from territory_envs.core.compiled import game_at
 from territory_envs.core.declaration import declared
-from territory_envs.core.evaluation import RowPositions, positions_of
+from territory_envs.core.evaluation import Positions, positions_of
 from territory_envs.core.fields import FLIP, TERMINAL, WINNER
 from territory_envs.core.kernels import winner_player
 
@@ -292,7 +292,7 @@ class SelfPlayWorker:
         self._count(stats, int(search.rows.move_number[row]), terminal, winner)
         game = self.game
         first, second = game.compiled.final_scores(game_at(search.rows.arrays(), row), game.params)
-        owners = game.declaration.cell_owners(RowPositions(search.rows, [row]), game)[0]
+        owners = game.declaration.cell_owners(Positions(search.rows, rows=[row]), game)[0]
         return self._samples(records, returns, owners, first - second)
 
     @staticmethod

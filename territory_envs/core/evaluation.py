@@ -9,14 +9,15 @@ from .kernels import BLACK, WHITE, colour_of, opponent_colour
 
 
 class Positions:
-    """The first ``k`` rows of a batch's arrays (``board``, ``mask``, ``scalars`` and each declared
-    array under its name), read as attributes."""
+    """Rows of a batch's arrays (``board``, ``mask``, ``scalars`` and each declared array under its
+    name), read as attributes: the first ``k``, or with ``rows`` (an index array) those rows (a tree
+    search's finished games among its node rows)."""
 
-    def __init__(self, source, k: int):
-        self._source, self._k = source, k
+    def __init__(self, source, k: int | None = None, rows=None):
+        self._source, self._rows = source, slice(k) if rows is None else np.asarray(rows)
 
     def __getattr__(self, name):
-        return getattr(self._source, name)[:self._k]
+        return getattr(self._source, name)[self._rows]
 
 
 class _OneState:
@@ -32,22 +33,17 @@ def positions_of(state):
     return _OneState(state)
 
 
-class RowPositions:
-    """Rows ``rows`` (an index array) of a batch's arrays as :class:`Positions` reads its first ``k``
-    (a tree search's finished games among its node rows)."""
-
-    def __init__(self, source, rows):
-        self._source, self._rows = source, np.asarray(rows)
-
-    def __getattr__(self, name):
-        return getattr(self._source, name)[self._rows]
+def owners(first, second) -> np.ndarray:
+    """int8 ownership from two bool masks of the same shape: +1 where only ``first`` holds, -1 where
+    only ``second``, 0 elsewhere (the form of ``GameDeclaration.ownership``)."""
+    return first.astype(np.int8) - second.astype(np.int8)
 
 
 def stone_owners(positions, game) -> np.ndarray:
     """Who holds each cell by its stone: +1 the first side's stones, -1 the second's, 0 an empty
     cell, int8 ``(k, N)``: the ownership of a game that declares none (``GameDeclaration.ownership``)."""
     board = positions.board
-    return ((board == BLACK).astype(np.int8) - (board == WHITE).astype(np.int8))
+    return owners(board == BLACK, board == WHITE)
 
 
 def margin(first, second, side) -> np.ndarray:

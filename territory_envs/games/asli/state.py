@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.evaluation import material, stone_owners
+from ...core.evaluation import material, owners, stone_owners
 from ...core.game import Game, GameState, field_int
 from ..first_turns import check_first_turns
 from ...core.geometry import square
@@ -195,8 +195,7 @@ def ownership(positions, game):
     """Who holds each cell (``GameDeclaration.ownership``): its stone's colour, or the owner of its
     territory (+1 Black, -1 White, 0 a territory nobody owns)."""
     owner = positions.owner
-    return (stone_owners(positions, game) + (owner == BLACK_OWNS).astype(np.int8)
-            - (owner == WHITE_OWNS).astype(np.int8))
+    return stone_owners(positions, game) + owners(owner == BLACK_OWNS, owner == WHITE_OWNS)
 
 
 def evaluate(positions, game, side, opponent_to_act):

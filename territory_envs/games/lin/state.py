@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.evaluation import margin
+from ...core.evaluation import margin, owners
 from ...core.game import Game, GameState
 from ...core.geometry import square
 from ...core.kernels import komi_planes
@@ -108,7 +108,7 @@ def ownership(positions, game):
     """Who holds each cell (``GameDeclaration.ownership``): +1 in living domains of Black only, -1
     of White only, 0 in both or neither, as the score counts them."""
     alive = positions.alive
-    return alive[:, 0].astype(np.int8) - alive[:, 1].astype(np.int8)
+    return owners(alive[:, 0], alive[:, 1])
 
 
 def evaluate(positions, game, side, opponent_to_act):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.evaluation import margin
+from ...core.evaluation import margin, owners
 from ...core.game import Game, GameState
 from ...core.geometry import square
 from ...core.kernels import EMPTY, any_per_component, komi_planes, label_components
@@ -128,7 +128,7 @@ def ownership(positions, game):
     Vertical owns, -1 of those Horizontal owns, 0 elsewhere (stones are neutral), as the score
     counts them."""
     kind = positions.kind
-    return (kind == VERTICAL_OWNS).astype(np.int8) - (kind == HORIZONTAL_OWNS).astype(np.int8)
+    return owners(kind == VERTICAL_OWNS, kind == HORIZONTAL_OWNS)
 
 
 def evaluate(positions, game, side, opponent_to_act):
