@@ -13,6 +13,11 @@ tables do not depend on ``--workers`` or on the order in which the processes fin
 ``mcts:64``, ``mcts:256``, ``mcts:1024``, and each game's latest shipped network alone and with
 search (``az:sims=0``, ``az``; the results name its file, ``lin-v1.pt``).
 
+``--reuse results.json`` takes from an earlier run every game that this one would play again (the
+same game and options, the same two agents, the same arena seed and index, and for ``az`` the same
+shipped network file): rating a new agent against a published ladder plays only the new agent's
+games. The earlier run's records are copied where its ``records/`` folder is beside the file.
+
 Written into ``--out``: ``results.json`` (everything), ``games.csv`` (one row per game),
 ``ratings.csv``, ``records/`` (every game's record, replayable with
 :func:`territory_envs.read_record`) and ``ratings.png``. Ratings are Bradley-Terry Elo with mean 0,
@@ -264,7 +269,7 @@ def _progress_bar(total: int, enabled: bool):
 
 def run_arena(games, agents, games_per_pair: int = 20, seed: int = 0, workers: int | None = None,
               options: dict | None = None, out=None, plot: bool = True, progress: bool = False,
-              prior_draws: float = 1.0, threads: int = 1) -> dict:
+              prior_draws: float = 1.0, threads: int = 1, reuse=()) -> dict:
     """Play the round robin and return the results (the content of ``results.json``, plus
     ``"records"``: every game's record text, aligned with ``"games"``).
 
@@ -273,7 +278,8 @@ def run_arena(games, agents, games_per_pair: int = 20, seed: int = 0, workers: i
     its ``name``). ``options`` maps a game to its options. With ``out`` the files are written there.
     With ``workers`` above 1 the games are played in that many processes, each running torch and
     numba on ``threads`` threads; with one worker they are played in this process, on the threads
-    its caller set.
+    its caller set. ``reuse`` lists earlier runs' ``results.json`` files whose games this run takes
+    instead of playing them again (:func:`reusable_games`).
     Bad input (including a ``seed`` that is not an integer, ``workers`` below 1, or an ``out`` that
     cannot be made a folder) raises :class:`ArenaConfigError` before anything is played or written
     (``out`` is made, empty, before the games)."""
@@ -283,14 +289,21 @@ def run_arena(games, agents, games_per_pair: int = 20, seed: int = 0, workers: i
     seed, workers = _check_run(seed, workers, out)
     if not _is_int(threads) or threads < 1:
         raise ArenaConfigError(f"threads={excerpt(threads)}: must be an integer >= 1")
+    networks = shipped_networks(game_options, agent_specs)
+    earlier = reusable_games(reuse, game_options, networks)
     if out is not None:
         _make_out(out)
 
     tasks = build_tasks(game_options, agent_specs, games_per_pair, seed)
-    outcomes = _play_all(tasks, min(workers, len(tasks)), progress, int(threads))
+    outcomes = [_reused_outcome(task, earlier.get(_game_key(task, networks))) for _, task in tasks]
+    to_play = [k for k, outcome in enumerate(outcomes) if outcome is None]
+    played = _play_all([tasks[k] for k in to_play], min(workers, max(1, len(to_play))), progress, int(threads))
+    for k, outcome in zip(to_play, played):
+        outcomes[k] = outcome
     results = summarise(game_options, list(agent_specs), games_per_pair, seed, tasks, outcomes,
                         prior_draws)
-    results["networks"] = shipped_networks(game_options, agent_specs)
+    results["networks"] = networks
+    results["reused"] = {"files": [str(path) for path in _paths(reuse)], "games": len(tasks) - len(to_play)}
     if out is not None:
         write_outputs(Path(out), results, plot)
     return results
@@ -312,6 +325,64 @@ def shipped_networks(game_options, agent_specs: dict) -> dict:
     return out
 
 
+# --- games reused from earlier runs ---------------------------------------------------------------
+
+def _identity(name: str, game: str, networks: dict) -> tuple:
+    """What makes an agent the same agent in another run: its name and, for a shipped network
+    played by name (``az``), the file it loaded, so a newer version is never taken for an older."""
+    return name, networks.get(game, {}).get(name)
+
+
+def _game_key(task: GameTask, networks: dict) -> tuple:
+    players = tuple(_identity(agent_name(spec), task.game, networks) for spec in task.players)
+    return task.game, players, task.seed
+
+
+def _paths(paths) -> list:
+    return [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+
+
+def reusable_games(paths, game_options: dict, networks: dict) -> dict:
+    """``{key: (row, record text or None)}`` for the games of earlier runs (their ``results.json``
+    files) played under this run's options. A game's key holds its seed, which the arena seed, the
+    game, the pair's names and the index decide (:func:`game_seed`), so a game is reused only where
+    this run would play exactly it. A file that is not an arena's results raises
+    :class:`ArenaConfigError` naming it."""
+    found = {}
+    for path in _paths(paths):
+        path = Path(path)
+        try:
+            saved = json.loads(path.read_text())
+            options, rows = saved["config"]["options"], saved["games"]
+            earlier_networks = saved.get("networks", {})
+        except KeyError as err:
+            raise ArenaConfigError(f"--reuse {path}: not an arena's results.json (no {err} entry)") from None
+        except (OSError, ValueError, TypeError) as err:
+            raise ArenaConfigError(f"--reuse {path}: not an arena's results.json ({err})") from None
+        wanted = json.loads(json.dumps(game_options))  # the form the options take in a results file
+        for row in rows:
+            game = row["game"]
+            if game not in wanted or options.get(game) != wanted[game]:
+                continue
+            first, second = sorted((row["first"], row["second"]))
+            players = tuple(_identity(name, game, earlier_networks) for name in (first, second))
+            record = path.parent / row["record"] if row.get("record") else None
+            found[(game, players, row["seed"])] = (row, record)
+    return found
+
+
+def _reused_outcome(task: GameTask, earlier) -> dict | None:
+    """The outcome of an earlier run's game in :func:`play_task`'s form, or None to play it."""
+    if earlier is None:
+        return None
+    row, record = earlier
+    names = [agent_name(spec) for spec in task.players]
+    text = record.read_text() if record is not None and record.is_file() else None
+    return {"winner": -1 if row["winner"] is None else names.index(row["winner"]),
+            "first": names.index(row["first"]), "moves": row["moves"], "truncated": row["truncated"],
+            "scores": row.get("scores"), "record": text, "reused": True}
+
+
 def summarise(game_options, names, games_per_pair, seed, tasks, outcomes, prior_draws=1.0) -> dict:
     """Game rows, pair tables, ratings and first-side figures from the outcomes (in task order)."""
     rows, records = [], []
@@ -331,6 +402,11 @@ def summarise(game_options, names, games_per_pair, seed, tasks, outcomes, prior_
             "moves": outcome["moves"], "truncated": outcome["truncated"], "scores": outcome["scores"],
             "seed": task.seed, "record": f"records/{record_file}",
         })
+        if outcome.get("reused"):  # its record (if it was found) already names the players
+            records.append(outcome["record"])
+            if outcome["record"] is None:
+                rows[-1]["record"] = None
+            continue
         comments = [f"# player_0: {player_names[0]}", f"# player_1: {player_names[1]}",
                     f"# arena seed {seed}, game seed {task.seed}"]
         head, _, rest = outcome["record"].partition("\n")
@@ -400,7 +476,8 @@ def write_outputs(out: Path, results: dict, plot: bool = True) -> None:
     for stale in records_dir.glob("*.txt"):  # a previous run's records would mix with these
         stale.unlink()
     for row, text in zip(results["games"], results["records"]):
-        (out / row["record"]).write_text(text)
+        if text is not None:  # a reused game whose record was not beside its results file has none
+            (out / row["record"]).write_text(text)
     saved = {key: value for key, value in results.items() if key != "records"}
     (out / "results.json").write_text(json.dumps(saved, indent=1) + "\n")
 
@@ -521,6 +598,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="output folder (default arena_results)")
     parser.add_argument("--option", action="append", default=[], metavar="GAME.KEY=VALUE",
                         help="a game option, e.g. lin.board_size=7 (repeatable)")
+    parser.add_argument("--reuse", action="append", default=[], metavar="RESULTS_JSON",
+                        help="an earlier run's results.json: its games that this run would play again (same game, "
+                             "options, agents, seed and index) are taken from it, not played (repeatable)")
     parser.add_argument("--no-plot", action="store_true", help="skip ratings.png")
     parser.add_argument("--quiet", action="store_true", help="no progress bar and no tables")
     return parser
@@ -547,7 +627,8 @@ def main(argv=None) -> int:
             agents = list(LADDER) + [a for a in agents if a not in LADDER]
         results = run_arena(args.games, agents, games_per_pair=args.games_per_pair,
                             seed=args.seed, workers=args.workers, options=options, out=args.out,
-                            plot=not args.no_plot, progress=not args.quiet, threads=args.threads)
+                            plot=not args.no_plot, progress=not args.quiet, threads=args.threads,
+                            reuse=args.reuse)
     except ArenaConfigError as err:
         parser.print_usage(sys.stderr)
         print(f"{parser.prog}: error: {err}", file=sys.stderr)
@@ -557,8 +638,10 @@ def main(argv=None) -> int:
         return 1
     if not args.quiet:
         print(format_tables(results))
-        print(f"\n{len(results['games'])} games in {time.perf_counter() - started:.1f} s; "
-              f"results in {args.out}/")
+        reused = results["reused"]["games"]
+        print(f"\n{len(results['games']) - reused} games played"
+              + (f" and {reused} taken from {', '.join(args.reuse)}" if reused else "")
+              + f" in {time.perf_counter() - started:.1f} s; results in {args.out}/")
     return 0
 
 

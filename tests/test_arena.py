@@ -368,3 +368,81 @@ def test_the_ladder_rates_added_agents_and_names_the_shipped_networks(tmp_path, 
     assert results["networks"] == {"lin": {"az:sims=0": latest}}
     assert f"shipped networks: az:sims=0 = {latest}" in out
     assert arena.shipped_networks({"lin": {}}, {"az:v1": "az:v1", "mcts": "mcts:64"}) == {"lin": {"az:v1": "lin-v1.pt"}}
+
+
+# --- games reused from an earlier run ---------------------------------------------------------------
+
+def _no_play(task):
+    raise AssertionError(f"played {task.players} again instead of reusing it")
+
+
+def _without_reuse_note(results):
+    return {key: value for key, value in results.items() if key != "reused"}
+
+
+def test_a_run_reusing_its_own_results_plays_nothing_and_agrees(serial, tmp_path, monkeypatch):
+    out, results = serial
+    monkeypatch.setattr(arena, "play_task", _no_play)
+    again = arena.run_arena(list(SMALL), AGENTS, GAMES_PER_PAIR, seed=5, workers=1, options=SMALL,
+                            out=tmp_path / "again", plot=False, reuse=[out / "results.json"])
+    assert again["reused"]["games"] == len(results["games"])
+    assert _without_reuse_note(again) == _without_reuse_note(results)  # records copied, rows equal
+
+
+def test_an_added_agent_plays_only_its_own_pairs_and_matches_a_run_from_scratch(serial, tmp_path, monkeypatch):
+    out, _ = serial
+    four = AGENTS + ["greedy"]
+    scratch = arena.run_arena(list(SMALL), four, GAMES_PER_PAIR, seed=5, workers=1, options=SMALL)
+    played = []
+    real = arena.play_task
+    monkeypatch.setattr(arena, "play_task", lambda task: played.append(task) or real(task))
+    added = arena.run_arena(list(SMALL), four, GAMES_PER_PAIR, seed=5, workers=1, options=SMALL,
+                            reuse=str(out / "results.json"))
+    assert len(played) == len(SMALL) * 3 * GAMES_PER_PAIR  # greedy against each of the other three
+    assert all("greedy" in task.players for task in played)
+    assert _without_reuse_note(added) == _without_reuse_note(scratch)
+
+
+def test_games_of_other_options_seeds_or_network_versions_are_not_reused(serial, tmp_path):
+    out, results = serial
+    earlier = out / "results.json"
+    other_seed = arena.run_arena(["lin"], AGENTS, 2, seed=6, workers=1, options=LIN, reuse=[earlier])
+    other_size = arena.run_arena(["lin"], AGENTS, 2, seed=5, workers=1,
+                                 options={"lin": {"board_size": 7, "line_length": 4}}, reuse=[earlier])
+    same = arena.run_arena(["lin"], AGENTS, 2, seed=5, workers=1, options=LIN, reuse=[earlier])
+    assert other_seed["reused"]["games"] == other_size["reused"]["games"] == 0
+    assert same["reused"]["games"] == 3 * 2  # the first two games of each pair
+
+    # an az played by name is the same agent only with the same shipped file
+    saved = json.loads(earlier.read_text())
+    row = dict(saved["games"][0], first="az", second="random", winner="az")
+    task = arena.GameTask("lin", (), ("az", "random"), False, row["seed"])
+    for file, now, expected in (("lin-v1.pt", "lin-v1.pt", True), ("lin-v1.pt", "lin-v2.pt", False)):
+        fake = tmp_path / f"{file}-{now}.json"
+        fake.write_text(json.dumps({**saved, "games": [row], "networks": {"lin": {"az": file}}}))
+        networks = {"lin": {"az": now}}
+        found = arena.reusable_games([fake], {"lin": saved["config"]["options"]["lin"]}, networks)
+        assert (arena._game_key(task, networks) in found) is expected
+
+
+def test_reused_games_without_their_records_keep_no_record(serial, tmp_path, monkeypatch):
+    out, results = serial
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    (alone / "results.json").write_text((out / "results.json").read_text())  # no records/ beside it
+    monkeypatch.setattr(arena, "play_task", _no_play)
+    again = arena.run_arena(list(SMALL), AGENTS, GAMES_PER_PAIR, seed=5, workers=1, options=SMALL,
+                            out=tmp_path / "again", plot=False, reuse=[alone / "results.json"])
+    assert all(row["record"] is None for row in again["games"])
+    assert not list((tmp_path / "again" / "records").iterdir())
+    assert again["ratings"] == results["ratings"]
+
+
+def test_a_file_that_is_not_an_arenas_results_is_refused(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"games": []}')
+    with pytest.raises(arena.ArenaConfigError, match="bad.json"):
+        arena.run_arena(["lin"], AGENTS, 2, workers=1, options=LIN, reuse=[bad])
+    code = arena.main(["--games", "lin", "--agents", "random,greedy", "--games-per-pair", "2", "--workers", "1",
+                       "--out", str(tmp_path / "never"), "--reuse", str(tmp_path / "missing.json"), "--quiet"])
+    assert code == 2 and "missing.json" in capsys.readouterr().err and not (tmp_path / "never").exists()
