@@ -17,6 +17,9 @@ search (``az:sims=0``, ``az``; the results name its file, ``lin-v1.pt``).
 same game and options, the same two agents, the same arena seed and index, and for ``az`` the same
 shipped network file): rating a new agent against a published ladder plays only the new agent's
 games. The earlier run's records are copied where its ``records/`` folder is beside the file.
+While it plays, the arena appends each finished game to ``games.partial.jsonl`` in ``--out``: a
+run that was interrupted, started again into the same folder, plays only the games it had not
+finished (the file goes once ``results.json`` is written).
 
 Written into ``--out``: ``results.json`` (everything), ``games.csv`` (one row per game),
 ``ratings.csv``, ``records/`` (every game's record, replayable with
@@ -220,15 +223,18 @@ def play_task(task: GameTask) -> dict:
             "record": result.record}
 
 
-def _play_all(tasks: list, workers: int, progress: bool, threads: int = 1) -> list[dict]:
+def _play_all(tasks: list, workers: int, progress: bool, threads: int = 1, done=None) -> list[dict]:
     """Outcomes in the order of ``tasks``, whatever order the workers finish in; each worker
-    process runs torch and numba on ``threads`` threads (in-process play keeps the caller's)."""
+    process runs torch and numba on ``threads`` threads (in-process play keeps the caller's).
+    ``done(task, outcome)`` is called as each game finishes."""
     bar = _progress_bar(len(tasks), progress)
     outcomes = [None] * len(tasks)
+    done = done or (lambda task, outcome: None)
     try:
         if workers <= 1:
             for k, (_, task) in enumerate(tasks):
                 outcomes[k] = play_task(task)
+                done(task, outcomes[k])
                 bar.update()
         else:
             games = tuple(declared(name) for name in dict.fromkeys(task.game for _, task in tasks))
@@ -237,7 +243,9 @@ def _play_all(tasks: list, workers: int, progress: bool, threads: int = 1) -> li
                 futures = {pool.submit(play_task, task): k for k, (_, task) in enumerate(tasks)}
                 try:
                     for future in as_completed(futures):
-                        outcomes[futures[future]] = future.result()
+                        k = futures[future]
+                        outcomes[k] = future.result()
+                        done(tasks[k][1], outcomes[k])
                         bar.update()
                 except BaseException:
                     pool.shutdown(wait=True, cancel_futures=True)
@@ -291,22 +299,78 @@ def run_arena(games, agents, games_per_pair: int = 20, seed: int = 0, workers: i
         raise ArenaConfigError(f"threads={excerpt(threads)}: must be an integer >= 1")
     networks = shipped_networks(game_options, agent_specs)
     earlier = reusable_games(reuse, game_options, networks)
+    journal = Path(out) / JOURNAL if out is not None else None
+    finished = _read_journal(journal, game_options, networks) if journal is not None else {}
     if out is not None:
         _make_out(out)
 
     tasks = build_tasks(game_options, agent_specs, games_per_pair, seed)
-    outcomes = [_reused_outcome(task, earlier.get(_game_key(task, networks))) for _, task in tasks]
+    outcomes = [finished.get(_game_key(task, networks)) for _, task in tasks]
+    for k, (_, task) in enumerate(tasks):
+        outcomes[k] = outcomes[k] or _reused_outcome(task, earlier.get(_game_key(task, networks)))
     to_play = [k for k, outcome in enumerate(outcomes) if outcome is None]
-    played = _play_all([tasks[k] for k in to_play], min(workers, max(1, len(to_play))), progress, int(threads))
+    write = _journal_writer(journal, networks) if journal is not None else None
+    try:
+        played = _play_all([tasks[k] for k in to_play], min(workers, max(1, len(to_play))), progress,
+                           int(threads), done=write)
+    finally:
+        if write is not None:
+            write.close()
     for k, outcome in zip(to_play, played):
         outcomes[k] = outcome
     results = summarise(game_options, list(agent_specs), games_per_pair, seed, tasks, outcomes,
                         prior_draws)
     results["networks"] = networks
-    results["reused"] = {"files": [str(path) for path in _paths(reuse)], "games": len(tasks) - len(to_play)}
+    results["reused"] = {"files": [str(path) for path in _paths(reuse)],
+                         "games": sum(1 for outcome in outcomes if outcome.get("reused")),
+                         "resumed": sum(1 for outcome in outcomes if outcome.get("resumed"))}
     if out is not None:
         write_outputs(Path(out), results, plot)
+        journal.unlink(missing_ok=True)  # results.json holds every game now
     return results
+
+
+# --- the journal: games finished so far, so that an interrupted run goes on where it stopped --------
+
+JOURNAL = "games.partial.jsonl"
+
+
+class _journal_writer:
+    """Appends each finished game to the journal at once (one JSON line, flushed), so a run that is
+    killed keeps every game it finished."""
+
+    def __init__(self, path: Path, networks: dict):
+        self.file = open(path, "a")
+        self.networks = networks
+
+    def __call__(self, task: GameTask, outcome: dict) -> None:
+        players = [list(_identity(agent_name(spec), task.game, self.networks)) for spec in task.players]
+        line = {"game": task.game, "options": dict(task.options), "players": players, "seed": task.seed,
+                "outcome": outcome}
+        self.file.write(json.dumps(line) + "\n")
+        self.file.flush()
+
+    def close(self) -> None:
+        self.file.close()
+
+
+def _read_journal(path: Path, game_options: dict, networks: dict) -> dict:
+    """``{key: outcome}`` for the games an interrupted run into the same folder finished with these
+    options (the same key as :func:`_game_key`). A line cut short by the interruption is skipped."""
+    if not path.is_file():
+        return {}
+    wanted = json.loads(json.dumps(game_options))
+    finished = {}
+    for line in path.read_text().splitlines():
+        try:
+            entry = json.loads(line)
+            key = (entry["game"], tuple(tuple(player) for player in entry["players"]), entry["seed"])
+            options, outcome = entry["options"], entry["outcome"]
+        except (ValueError, KeyError, TypeError):  # the last line, half written when the run was killed
+            continue
+        if wanted.get(entry["game"]) == json.loads(json.dumps(options)):
+            finished[key] = {**outcome, "resumed": True}
+    return finished
 
 
 def shipped_networks(game_options, agent_specs: dict) -> dict:
@@ -638,9 +702,10 @@ def main(argv=None) -> int:
         return 1
     if not args.quiet:
         print(format_tables(results))
-        reused = results["reused"]["games"]
-        print(f"\n{len(results['games']) - reused} games played"
-              + (f" and {reused} taken from {', '.join(args.reuse)}" if reused else "")
+        reused, resumed = results["reused"]["games"], results["reused"]["resumed"]
+        print(f"\n{len(results['games']) - reused - resumed} games played"
+              + (f", {resumed} finished before an interruption" if resumed else "")
+              + (f", {reused} taken from {', '.join(args.reuse)}" if reused else "")
               + f" in {time.perf_counter() - started:.1f} s; results in {args.out}/")
     return 0
 

@@ -446,3 +446,32 @@ def test_a_file_that_is_not_an_arenas_results_is_refused(tmp_path, capsys):
     code = arena.main(["--games", "lin", "--agents", "random,greedy", "--games-per-pair", "2", "--workers", "1",
                        "--out", str(tmp_path / "never"), "--reuse", str(tmp_path / "missing.json"), "--quiet"])
     assert code == 2 and "missing.json" in capsys.readouterr().err and not (tmp_path / "never").exists()
+
+
+def test_an_interrupted_run_goes_on_where_it_stopped(serial, tmp_path, monkeypatch):
+    out, results = serial
+    real, calls = arena.play_task, []
+
+    def killed_after_five(task):
+        if len(calls) == 5:
+            raise KeyboardInterrupt
+        calls.append(task)
+        return real(task)
+    monkeypatch.setattr(arena, "play_task", killed_after_five)
+    folder = tmp_path / "interrupted"
+    with pytest.raises(KeyboardInterrupt):
+        arena.run_arena(list(SMALL), AGENTS, GAMES_PER_PAIR, seed=5, workers=1, options=SMALL, out=folder,
+                        plot=False)
+    journal = folder / arena.JOURNAL
+    assert len(journal.read_text().splitlines()) == 5
+    with open(journal, "a") as f:
+        f.write('{"game": "lin", "opt')  # the line being written when the process was killed
+
+    calls.clear()
+    monkeypatch.setattr(arena, "play_task", lambda task: calls.append(task) or real(task))
+    resumed = arena.run_arena(list(SMALL), AGENTS, GAMES_PER_PAIR, seed=5, workers=1, options=SMALL,
+                              out=folder, plot=False)
+    assert len(calls) == len(results["games"]) - 5 and resumed["reused"]["resumed"] == 5
+    assert resumed["records"] == results["records"]
+    assert (folder / "results.json").read_text() != "" and not journal.exists()
+    assert {k: v for k, v in resumed.items() if k != "reused"} == _without_reuse_note(results)
