@@ -309,7 +309,7 @@ def run_arena(games, agents, games_per_pair: int = 20, seed: int = 0, workers: i
     for k, (_, task) in enumerate(tasks):
         outcomes[k] = outcomes[k] or _reused_outcome(task, earlier.get(_game_key(task, networks)))
     to_play = [k for k, outcome in enumerate(outcomes) if outcome is None]
-    write = _journal_writer(journal, networks) if journal is not None else None
+    write = _JournalWriter(journal, networks) if journal is not None else None
     try:
         played = _play_all([tasks[k] for k in to_play], min(workers, max(1, len(to_play))), progress,
                            int(threads), done=write)
@@ -335,7 +335,7 @@ def run_arena(games, agents, games_per_pair: int = 20, seed: int = 0, workers: i
 JOURNAL = "games.partial.jsonl"
 
 
-class _journal_writer:
+class _JournalWriter:
     """Appends each finished game to the journal at once (one JSON line, flushed), so a run that is
     killed keeps every game it finished."""
 
