@@ -15,7 +15,9 @@ checkpoint gets the one rating that makes its results most likely against them (
 the Elo scale) with a 95% interval. Unlike the trainer's chain of checkpoint against previous
 checkpoint, the scale does not drift: a later network is rated against the same agents as the
 first. Prints a table and draws the ratings over the run's training minutes and over its positions
-(``--png``).
+(``--png``). The rows are kept in the run's ``ladder_curve.json``; a checkpoint already rated
+there against the same ladder, anchors and number of games is not played again, so a run continued
+with ``--resume`` plays only its new checkpoints (the games are seeded by their index alone).
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ import argparse
 import json
 import math
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from multiprocessing import get_context
 from pathlib import Path
 
@@ -62,6 +65,25 @@ def rating_against(results: list[tuple[float, float, int]]) -> tuple[float, floa
     return x, x - 1.96 * se, x + 1.96 * se
 
 
+class InProcess:
+    """``--workers 1``: the games are played in this process, on the threads it has."""
+
+    @staticmethod
+    def map(function, tasks):
+        return map(function, tasks)
+
+
+def _rated_before(path: Path, ladder: list, anchors: dict, games: int) -> dict:
+    """``{(checkpoint file, iteration, positions): row}`` from an earlier curve of the same run
+    against the same ladder, anchors and number of games; empty otherwise."""
+    if not path.is_file():
+        return {}
+    saved = json.loads(path.read_text())
+    if saved.get("ladder") != ladder or saved.get("anchors") != anchors or saved.get("games") != games:
+        return {}
+    return {(row["checkpoint"], row["iteration"], row["positions"]): row for row in saved["rows"]}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("run", help="a training run's folder")
@@ -83,6 +105,8 @@ def main(argv=None) -> int:
     for line in (run / "metrics.jsonl").read_text().splitlines():
         record = json.loads(line)
         elapsed[record["iteration"]] = record["elapsed"] / 60
+    anchor_values = {s: anchors[s]["value"] for s in ladder}
+    rated = _rated_before(run / "ladder_curve.json", ladder, anchor_values, args.games)
     rows = []
     named = ", ".join(f"{s} ({anchors[s]['value']:+.0f})" for s in ladder)
     print(f"{run}: {game_name} {options}; ladder {named}; "
@@ -90,13 +114,18 @@ def main(argv=None) -> int:
     print("| checkpoint | minutes | positions | " + " | ".join(f"{kind} vs {s}" for kind in ("az", "net") for s in ladder)
           + " | az Elo [95%] | net alone Elo [95%] |")
     print("|---" * (5 + 2 * len(ladder)) + "|")
-    with ProcessPoolExecutor(args.workers, mp_context=get_context("spawn"), initializer=start_worker,
-                             initargs=(1,)) as pool:
+    with (ProcessPoolExecutor(args.workers, mp_context=get_context("spawn"), initializer=start_worker,
+                              initargs=(1,)) if args.workers > 1 else nullcontext(InProcess())) as pool:
         for path in points:
             data = checkpoint.load(path)
             row = {"checkpoint": path.name, "iteration": data["iteration"], "positions": data["positions"],
                    "minutes": elapsed.get(data["iteration"], float("nan"))}
+            before = rated.get((path.name, data["iteration"], data["positions"]))
             for kind, spec in (("az", f"az:{path}"), ("net", f"az:{path}:sims=0")):
+                if before is not None:
+                    row[kind] = tuple(before[kind])
+                    row.update({f"{kind} vs {opponent}": before[f"{kind} vs {opponent}"] for opponent in ladder})
+                    continue
                 results = []
                 for opponent in ladder:
                     tasks = [(game_name, options, spec, opponent, i) for i in range(args.games)]
@@ -109,7 +138,7 @@ def main(argv=None) -> int:
                   + " | ".join(f"{row[f'{kind} vs {s}']:.2f}" for kind in ("az", "net") for s in ladder)
                   + " | " + " | ".join(f"{row[k][0]:+.0f} [{row[k][1]:+.0f}, {row[k][2]:+.0f}]" for k in ("az", "net"))
                   + " |", flush=True)
-    (run / "ladder_curve.json").write_text(json.dumps({"ladder": ladder, "anchors": {s: anchors[s]["value"] for s in ladder},
+    (run / "ladder_curve.json").write_text(json.dumps({"ladder": ladder, "anchors": anchor_values,
                                                        "games": args.games, "rows": rows}, indent=1))
     if args.png:
         plot(rows, ladder, {s: anchors[s]["value"] for s in ladder}, f"{game_name} ({run.name})", args.png)
