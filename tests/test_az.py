@@ -463,3 +463,44 @@ def test_every_shipped_network_is_also_safetensors_that_load_without_torch():
         assert set(got["weights"]) == set(data["model"])
         for name, tensor in data["model"].items():
             assert np.array_equal(np.asarray(got["weights"][name]), tensor.numpy()), name
+
+
+def test_init_starts_a_new_run_from_a_trained_network(tmp_path, monkeypatch):
+    from agents.az import agent as az_agent
+    from agents.az.train import config_from_args, build_parser
+    first = tmp_path / "first"
+    Trainer(tiny_config(iterations=1, eval_every=0), first).run(progress=False)
+    trained = checkpoint.load(first / "latest.pt")["model"]
+    shipped = tmp_path / "pretrained"
+    shipped.mkdir()
+    checkpoint.export_network(first, shipped / "lin-v3.pt")
+    monkeypatch.setattr(az_agent, "PRETRAINED_DIR", shipped)
+    config = tiny_toml(tmp_path, "lin", "board_size = 5\nline_length = 3")
+    # vN is the game's shipped network; the shape is the checkpoint's (channels 8, blocks 1, value_hidden 16),
+    # not the config file's value_hidden (64 by default)
+    args = build_parser().parse_args(["--config", str(config), "--init", "v3"])
+    started = Trainer(config_from_args(args), tmp_path / "second")
+    assert started.config.init == str(shipped / "lin-v3.pt") and started.config.net == NET
+    assert started.iteration == 0 and started.buffer.added == 0
+    assert all(torch.equal(started.net.state_dict()[k].cpu(), v) for k, v in trained.items())
+    out = tmp_path / "third"
+    assert main(["--config", str(config), "--init", str(first), "--out", str(out), "--no-progress"]) == 0
+    assert read_toml(out / "config.toml")["init"] == str(first / "latest.pt")
+    assert main(["--resume", str(out), "--iterations", "2", "--no-progress"]) == 0  # goes on from its own weights
+    assert checkpoint.load(out / "latest.pt")["iteration"] == 2
+
+
+@pytest.mark.parametrize("flags, why", [
+    (["--resume", "RUN"], "give one of them"),
+    (["--channels", "16"], "drop --channels"),
+    (["--game", "asli"], "a lin network, not asli"),
+    (["--line-length", "4"], "trained with line_length=3, not line_length=4"),
+])
+def test_init_refuses_settings_its_checkpoint_contradicts(tmp_path, capsys, flags, why):
+    run = tmp_path / "run"
+    Trainer(tiny_config(iterations=1, eval_every=0), run).run(progress=False)
+    flags = [str(run) if f == "RUN" else f for f in flags]
+    with pytest.raises(SystemExit) as exit_:
+        main(["--init", str(run), "--out", str(tmp_path / "new"), *flags])
+    assert exit_.value.code == 2 and why in capsys.readouterr().err
+    assert not (tmp_path / "new").exists()

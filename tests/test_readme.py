@@ -88,7 +88,9 @@ def runnable(command: str) -> list[str] | None:
     if "territory-train" in argv[0] or argv[1:3] == ["-m", "agents.az.train"]:
         if "--minutes" not in argv:
             argv += ["--minutes", "0.01"]
-        argv += TRAIN_SHORT
+        shape = ("--channels", "--blocks")  # --init takes the network's shape from its checkpoint
+        argv += [a for i, a in enumerate(TRAIN_SHORT) if "--init" not in argv
+                 or not (a in shape or (i and TRAIN_SHORT[i - 1] in shape))]
     return argv
 
 

@@ -32,6 +32,7 @@ class TrainConfig:
     game: str = "lin"
     options: dict = field(default_factory=dict)
     seed: int = 0
+    init: str = ""  # "": a new network; else the checkpoint whose weights a new run starts from (--init)
     device: str = "auto"  # the learner's and self-play's network: auto (a GPU where torch sees one), cpu, cuda, mps
     threads: int = 1  # torch's and numba's threads in the learner
     workers: int = 2  # self-play processes or Ray actors (one thread each); 0: self-play in the learner's process
@@ -113,6 +114,8 @@ class TrainConfig:
             pick_device(self.device)
         except ValueError as err:
             raise ValueError(f"config: {err}") from None
+        if not isinstance(self.init, str):
+            raise ValueError(f"config: init={self.init!r}: must be a checkpoint's path")
         if not isinstance(self.ray_address, str):
             raise ValueError(f"config: ray_address={self.ray_address!r}: must be a string")
         if self.ray_address and self.workers < 1:

@@ -11,6 +11,10 @@ checkpoint holds everything: ``--resume`` goes on bit for bit as if the run had 
 The run folder holds ``config.toml`` (the effective config), ``metrics.jsonl`` (one JSON object per
 iteration and per evaluation), ``latest.pt`` and ``replay.npz`` (what resuming needs),
 ``ckpt_<iteration>.pt`` at each evaluation, and ``curves.png`` at the end.
+
+``--init`` starts a new run from a trained network's weights (a shipped version, a checkpoint or a
+run folder) with a fresh optimiser and an empty replay buffer: how a shipped network is trained on
+when its run folder is gone. The network's shape, game and options are the checkpoint's.
 """
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ import argparse
 import json
 import math
 import random
+import re
 import sys
 import textwrap
 import time
@@ -29,6 +34,7 @@ import torch
 import torch.nn.functional as F
 
 from . import SEARCHES, checkpoint
+from .agent import pretrained_path, resolve
 from .config import TrainConfig, has_points, read_toml, to_toml
 from .network import DEVICES, NetConfig, PolicyValueNet, pick_device
 from .replay import ReplayBuffer
@@ -63,6 +69,8 @@ class Trainer:
         self.iteration_in_process = False  # whether this process has played an iteration already
         if resume:
             self._restore()
+        elif config.init:
+            self._start_from(config.init)
         self.out.mkdir(parents=True, exist_ok=True)
         (self.out / "config.toml").write_text(to_toml(config.to_dict()))
 
@@ -269,6 +277,11 @@ class Trainer:
         self.last_evaluation = float(data.get("last_evaluation", 0.0))  # absent from runs saved before it existed
         self.previous = None if data["previous"] is None else self.out / data["previous"]
 
+    def _start_from(self, source) -> None:
+        data = checkpoint.load(source)
+        checkpoint.build_net(data, self.game, source=f"--init {str(source)!r}")  # the same game and shape
+        self.net.load_state_dict(data["model"])
+
     def _log(self, record: dict, board) -> None:
         with open(self.out / "metrics.jsonl", "a") as f:
             f.write(json.dumps(record) + "\n")
@@ -426,6 +439,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="FOLDER", help="the run folder (default: runs/<game>)")
     p.add_argument("--resume", metavar="FOLDER", help="continue the run in this folder where it stopped, with its "
                    "config.toml (default: start a new run)")
+    p.add_argument("--init", metavar="SOURCE", help="start a new run from these weights: vN (version N of the "
+                   "game's shipped network), a checkpoint or a run folder; the network's shape, game and options "
+                   "are its own, the optimiser and replay buffer new (default: a new network)")
     p.add_argument("--minutes", type=float, metavar="MINUTES",
                    help=f"training time in minutes, self-play, learning and evaluation, summed over the run and "
                         f"its resumes: resuming a run of 20 with --minutes 40 trains 20 more (default: {d.minutes:g})")
@@ -498,6 +514,8 @@ def _option_value(text: str):
 
 
 def config_from_args(args) -> TrainConfig:
+    if args.resume and args.init:
+        raise ValueError("--init starts a new run and --resume goes on with one: give one of them")
     data = {}
     if args.resume:
         data = read_toml(Path(args.resume) / "config.toml")
@@ -530,7 +548,39 @@ def config_from_args(args) -> TrainConfig:
     if args.games_in_flight is not None:
         selfplay["games_in_flight"] = args.games_in_flight
     data["selfplay"] = selfplay
+    if args.init:
+        data = with_init(data, args.init, shape_flags=[f"--{k}" for k in ("channels", "blocks")
+                                                       if getattr(args, k) is not None]
+                         + ([] if args.aux_heads is None else ["--aux-heads"]))
     return TrainConfig.from_dict(data)
+
+
+def init_checkpoint(source: str, game_name: str) -> Path:
+    """The checkpoint file that ``--init source`` names: ``vN``, version N of ``game_name``'s shipped
+    network, or a checkpoint file or run folder."""
+    if re.fullmatch(r"v\d+", source):
+        return pretrained_path(game_name, int(source[1:]))
+    return resolve(source)
+
+
+def with_init(data: dict, source: str, shape_flags=()) -> dict:
+    """The settings ``data`` of a run started from ``source``'s weights: its game, options and network
+    shape are the checkpoint's; ``ValueError`` where the settings name others."""
+    if shape_flags:
+        raise ValueError(f"--init takes the network's shape from its checkpoint: drop {', '.join(shape_flags)}")
+    game_name = data.get("game", TrainConfig.game)
+    path = init_checkpoint(source, game_name)
+    trained = checkpoint.load(path)
+    options = data.get("options", {})
+    if trained["game"] != game_name and "game" in data:
+        raise ValueError(f"--init {source}: a {trained['game']} network, not {game_name}")
+    clash = {k: v for k, v in options.items() if trained["options"].get(k, v) != v}
+    if clash:
+        given = ", ".join(f"{k}={v}" for k, v in clash.items())
+        trained_with = ", ".join(f"{k}={trained['options'][k]}" for k in clash)
+        raise ValueError(f"--init {source}: trained with {trained_with}, not {given}")
+    return {**data, "init": str(path), "game": trained["game"], "options": dict(trained["options"]),
+            "net": asdict(NetConfig(**trained["net"]))}
 
 
 def main(argv=None) -> int:
